@@ -1,0 +1,9 @@
+//! trainlint: a linter and fixer for machine-learning training configs.
+//!
+//! The pipeline, one module per stage, data flowing one way:
+//! `load` (bytes → spanned tree) → `resolve` (dialect, roles, stages) →
+//! `estimate` (memory model) → `rules` (diagnostics and fixes) →
+//! `render` (full, concise, json) / `apply` (edits).
+
+pub mod load;
+pub mod source;

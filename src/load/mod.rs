@@ -1,0 +1,220 @@
+//! Stage 1 of the pipeline: bytes → spanned tree.
+//!
+//! Reading never executes anything and never fails on content: a file that
+//! cannot be read as a configuration comes back as a `LoadError`, which the
+//! rules stage reports as SCH001. Only I/O failures (a missing path, a
+//! permission problem) are fatal, because then there is nothing to lint.
+
+pub mod json;
+pub mod scalar;
+pub mod tree;
+pub mod yaml;
+
+use crate::source::{SourceFile, Span};
+use std::path::Path;
+use std::sync::Arc;
+pub use tree::{Entry, Node, ScalarStyle, Value};
+
+/// Files above this size are refused before parsing (a training config is a few KiB).
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    Yaml,
+    Json,
+}
+
+impl Format {
+    /// The format a path's extension implies; `None` for files trainlint does not read.
+    pub fn from_path(path: &Path) -> Option<Format> {
+        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
+            "yaml" | "yml" => Some(Format::Yaml),
+            "json" => Some(Format::Json),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DuplicateKey {
+    pub key: String,
+    pub first: Span,
+    pub second: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum LoadError {
+    Empty,
+    Binary { offset: usize },
+    NotUtf8 { offset: usize },
+    TooLarge { bytes: u64 },
+    Syntax { message: String, span: Span },
+    AliasBudget { span: Span, budget: usize },
+    TooDeep { span: Span, limit: usize },
+    MultiDocument { span: Span },
+}
+
+impl LoadError {
+    pub fn span(&self) -> Span {
+        match self {
+            LoadError::Empty | LoadError::TooLarge { .. } => 0..0,
+            LoadError::Binary { offset } | LoadError::NotUtf8 { offset } => *offset..*offset,
+            LoadError::Syntax { span, .. }
+            | LoadError::AliasBudget { span, .. }
+            | LoadError::TooDeep { span, .. }
+            | LoadError::MultiDocument { span } => span.clone(),
+        }
+    }
+}
+
+/// A loaded file: its source, its tree or why there is none, and its duplicate keys.
+#[derive(Debug)]
+pub struct Document {
+    pub source: Arc<SourceFile>,
+    pub format: Format,
+    pub root: Result<Node, LoadError>,
+    pub duplicates: Vec<DuplicateKey>,
+}
+
+/// Reads and parses one file. `Err` only for I/O problems.
+pub fn load_file(path: &Path, display: &str, format: Format) -> std::io::Result<Document> {
+    let metadata = std::fs::metadata(path)?;
+    if metadata.is_dir() {
+        return Err(std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory"));
+    }
+    if metadata.len() > MAX_FILE_BYTES {
+        let source = Arc::new(SourceFile::new(path, display, ""));
+        return Ok(Document { source, format, root: Err(LoadError::TooLarge { bytes: metadata.len() }), duplicates: Vec::new() });
+    }
+    let bytes = std::fs::read(path)?;
+    Ok(load_bytes(path, display, format, bytes))
+}
+
+/// Parses bytes already read (from disk, or from `git show` for a baseline).
+pub fn load_bytes(path: &Path, display: &str, format: Format, bytes: Vec<u8>) -> Document {
+    let (text, root) = match decode(bytes) {
+        Ok(text) => (text, None),
+        Err((lossy, error)) => (lossy, Some(error)),
+    };
+    let source = Arc::new(SourceFile::new(path, display, text));
+    let mut duplicates = Vec::new();
+    let root = match root {
+        Some(error) => Err(error),
+        None => parse_text(source.text(), format).map(|(root, dups)| {
+            duplicates = dups;
+            root
+        }),
+    };
+    Document { source, format, root, duplicates }
+}
+
+/// Parses a text in a format: the tree and the duplicate keys found on the way.
+pub fn parse_text(text: &str, format: Format) -> Result<(Node, Vec<DuplicateKey>), LoadError> {
+    if text.trim().is_empty() {
+        return Err(LoadError::Empty);
+    }
+    match format {
+        Format::Yaml => yaml::parse(text).map(|t| (t.root, t.duplicates)),
+        Format::Json => json::parse(text).map(|t| (t.root, t.duplicates)),
+    }
+}
+
+/// Text of the file, or a lossy text (for display) and why it is not a config.
+fn decode(bytes: Vec<u8>) -> Result<String, (String, LoadError)> {
+    // A NUL byte never occurs in a text config; it marks a binary file.
+    if let Some(offset) = bytes.iter().position(|&b| b == 0) {
+        return Err((String::new(), LoadError::Binary { offset }));
+    }
+    let bytes = match bytes.strip_prefix(b"\xEF\xBB\xBF") {
+        Some(rest) => rest.to_vec(),
+        None => bytes,
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(text),
+        Err(error) => {
+            let offset = error.utf8_error().valid_up_to();
+            // The valid prefix is copied unchanged, so the offset holds in the lossy text.
+            let lossy = String::from_utf8_lossy(error.as_bytes()).into_owned();
+            Err((lossy, LoadError::NotUtf8 { offset }))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn yaml(text: &str) -> Result<(Node, Vec<DuplicateKey>), LoadError> {
+        parse_text(text, Format::Yaml)
+    }
+
+    #[test]
+    fn spans_are_bytes_and_end_at_the_closing_quote() {
+        let text = "name: \"café ☕\"  # c\nbatch: \"4\"  # quoted\n";
+        let (root, _) = yaml(text).unwrap();
+        let batch = root.get("batch").unwrap();
+        assert_eq!(&text[batch.span.clone()], "\"4\"");
+        assert_eq!(batch.value, Value::Str("4".into()));
+        let key = &root.entry("batch").unwrap().key_span;
+        assert_eq!(&text[key.clone()], "batch");
+    }
+
+    #[test]
+    fn anchors_aliases_and_merge_keys() {
+        let text = "base: &b\n  lr: 3e-4\n  batch: 8\nrun:\n  <<: *b\n  batch: 16\n";
+        let (root, dups) = yaml(text).unwrap();
+        assert!(dups.is_empty());
+        let run = root.get("run").unwrap();
+        assert_eq!(run.get("lr").unwrap().value, Value::Float(3e-4));
+        assert_eq!(run.get("batch").unwrap().value, Value::Int(16));
+        // The merged value points at its definition under the anchor.
+        assert_eq!(&text[run.get("lr").unwrap().span.clone()], "3e-4");
+    }
+
+    #[test]
+    fn duplicate_keys_are_recorded_and_the_last_wins() {
+        let (root, dups) = yaml("a: 1\nb: 2\na: 3\n").unwrap();
+        assert_eq!(root.get("a").unwrap().value, Value::Int(3));
+        assert_eq!(dups.len(), 1);
+        assert_eq!(dups[0].first, 0..1);
+        let (_, dups) = parse_text("{\"a\": 1, \"a\": 2}", Format::Json).unwrap();
+        assert_eq!(dups.len(), 1);
+    }
+
+    #[test]
+    fn alias_bomb_is_an_error_not_an_allocation() {
+        let mut text = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..10 {
+            let prev = format!("*a{}", i - 1);
+            text.push_str(&format!("a{i}: &a{i} [{}]\n", vec![prev.as_str(); 9].join(", ")));
+        }
+        assert!(matches!(yaml(&text), Err(LoadError::AliasBudget { .. })));
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        let deep = format!("{}{}", "[".repeat(20_000), "]".repeat(20_000));
+        assert!(matches!(yaml(&deep), Err(LoadError::Syntax { .. })));
+        assert!(matches!(parse_text(&deep, Format::Json), Err(LoadError::Syntax { .. })));
+    }
+
+    #[test]
+    fn binary_and_non_utf8_bytes() {
+        let doc = load_bytes(Path::new("x.yaml"), "x.yaml", Format::Yaml, b"a: 1\n\x00\x01".to_vec());
+        assert_eq!(doc.root, Err(LoadError::Binary { offset: 5 }));
+        let doc = load_bytes(Path::new("x.yaml"), "x.yaml", Format::Yaml, b"a: \xff\n".to_vec());
+        assert_eq!(doc.root, Err(LoadError::NotUtf8 { offset: 3 }));
+        let doc = load_bytes(Path::new("x.yaml"), "x.yaml", Format::Yaml, b"  \n# only a comment\n".to_vec());
+        assert!(doc.root.is_ok(), "a comment-only file is an empty mapping-less document, not an error");
+    }
+
+    #[test]
+    fn strict_json() {
+        assert!(parse_text("[1,2,]", Format::Json).is_err());
+        assert!(parse_text("{\"a\": 1} // c", Format::Json).is_err());
+        let (root, _) = parse_text("{\"n\": 12345678901234567890, \"f\": 3e-4}", Format::Json).unwrap();
+        assert_eq!(root.get("n").unwrap().value, Value::UInt(12345678901234567890));
+        assert_eq!(root.get("f").unwrap().value, Value::Float(3e-4));
+    }
+}

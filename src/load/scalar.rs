@@ -1,0 +1,120 @@
+//! Typing of plain YAML scalars by the YAML 1.2 core schema (§10.3.2).
+//!
+//! YAML 1.2 is what OmegaConf effectively applies to numbers (it adds a float
+//! resolver so that `3e-4` is a float, unlike plain PyYAML) and what JSON
+//! implies. YAML 1.1 booleans (`yes`, `on`) stay strings here.
+
+use super::tree::Value;
+
+pub fn type_plain_scalar(text: &str) -> Value {
+    match text {
+        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
+        "true" | "True" | "TRUE" => return Value::Bool(true),
+        "false" | "False" | "FALSE" => return Value::Bool(false),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Value::Float(f64::INFINITY),
+        "-.inf" | "-.Inf" | "-.INF" => return Value::Float(f64::NEG_INFINITY),
+        ".nan" | ".NaN" | ".NAN" => return Value::Float(f64::NAN),
+        _ => {}
+    }
+    if let Some(int) = parse_core_int(text) {
+        return int;
+    }
+    if is_core_float(text) {
+        if let Ok(f) = text.parse::<f64>() {
+            return Value::Float(f);
+        }
+    }
+    Value::Str(text.to_owned())
+}
+
+fn parse_core_int(text: &str) -> Option<Value> {
+    if let Some(octal) = text.strip_prefix("0o") {
+        return (!octal.is_empty() && octal.bytes().all(|b| (b'0'..=b'7').contains(&b)))
+            .then(|| i64::from_str_radix(octal, 8).ok().map(Value::Int))
+            .flatten();
+    }
+    if let Some(hex) = text.strip_prefix("0x") {
+        return (!hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+            .then(|| i64::from_str_radix(hex, 16).ok().map(Value::Int))
+            .flatten();
+    }
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    match text.parse::<i64>() {
+        Ok(i) => Some(Value::Int(i)),
+        Err(_) => match digits.parse::<u64>() {
+            Ok(u) if !text.starts_with('-') => Some(Value::UInt(u)),
+            _ => text.parse::<f64>().ok().map(Value::Float),
+        },
+    }
+}
+
+/// `[-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?`
+fn is_core_float(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    if matches!(bytes.first(), Some(b'-' | b'+')) {
+        i += 1;
+    }
+    let int_start = i;
+    while i < bytes.len() && bytes[i].is_ascii_digit() {
+        i += 1;
+    }
+    let int_digits = i - int_start;
+    let mut frac_digits = 0;
+    if i < bytes.len() && bytes[i] == b'.' {
+        i += 1;
+        let frac_start = i;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        frac_digits = i - frac_start;
+        if int_digits == 0 && frac_digits == 0 {
+            return false;
+        }
+    } else if int_digits == 0 {
+        return false;
+    }
+    if i < bytes.len() && matches!(bytes[i], b'e' | b'E') {
+        i += 1;
+        if i < bytes.len() && matches!(bytes[i], b'-' | b'+') {
+            i += 1;
+        }
+        let exp_start = i;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == exp_start {
+            return false;
+        }
+    }
+    let _ = frac_digits;
+    i == bytes.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn core_schema_types() {
+        assert_eq!(type_plain_scalar("3e-4"), Value::Float(3e-4));
+        assert_eq!(type_plain_scalar("1.0e+5"), Value::Float(1e5));
+        assert_eq!(type_plain_scalar(".5"), Value::Float(0.5));
+        assert_eq!(type_plain_scalar("48"), Value::Int(48));
+        assert_eq!(type_plain_scalar("-3"), Value::Int(-3));
+        assert_eq!(type_plain_scalar("0x1F"), Value::Int(31));
+        assert_eq!(type_plain_scalar("0o17"), Value::Int(15));
+        assert_eq!(type_plain_scalar("True"), Value::Bool(true));
+        assert_eq!(type_plain_scalar("~"), Value::Null);
+        assert_eq!(type_plain_scalar("yes"), Value::Str("yes".into()));
+        assert_eq!(type_plain_scalar("1_000"), Value::Str("1_000".into()));
+        assert_eq!(type_plain_scalar("e5"), Value::Str("e5".into()));
+        assert_eq!(type_plain_scalar("."), Value::Str(".".into()));
+        assert_eq!(type_plain_scalar("1e"), Value::Str("1e".into()));
+        assert_eq!(type_plain_scalar("bf16-mixed"), Value::Str("bf16-mixed".into()));
+        assert_eq!(type_plain_scalar("18446744073709551615"), Value::UInt(u64::MAX));
+    }
+}

@@ -1,0 +1,204 @@
+//! The spanned configuration tree every later stage works on.
+//!
+//! YAML and JSON both load into `Node`s. A node keeps the byte span of its
+//! value and, for mapping entries, the span of the key, so that diagnostics can
+//! point at either and fixes can splice bytes at the exact place.
+
+use crate::source::Span;
+use serde_json::{Map, Number, Value as Json};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    pub value: Value,
+    /// Where the value is written. For a node copied from an anchor, this is
+    /// the anchored definition: the place a fix has to edit.
+    pub span: Span,
+    /// For a node that came from an alias (`*name`), where the alias is.
+    pub alias: Option<Span>,
+    /// How the scalar was written; `None` for collections.
+    pub style: Option<ScalarStyle>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScalarStyle {
+    Plain,
+    SingleQuoted,
+    DoubleQuoted,
+    Literal,
+    Folded,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Int(i64),
+    /// Integers above `i64::MAX` (JSON allows them; DeepSpeed never needs them).
+    UInt(u64),
+    Float(f64),
+    Str(String),
+    Seq(Vec<Node>),
+    Map(Vec<Entry>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    pub key: String,
+    pub key_span: Span,
+    pub value: Node,
+}
+
+impl Node {
+    pub fn new(value: Value, span: Span) -> Self {
+        Node { value, span, alias: None, style: None }
+    }
+
+    pub fn entries(&self) -> Option<&[Entry]> {
+        match &self.value {
+            Value::Map(entries) => Some(entries),
+            _ => None,
+        }
+    }
+
+    pub fn entry(&self, key: &str) -> Option<&Entry> {
+        self.entries()?.iter().find(|e| e.key == key)
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.entry(key).map(|e| &e.value)
+    }
+
+    /// Follows a dotted path (`training.trainer.accumulate_grad_batches`); a
+    /// numeric segment indexes a sequence.
+    pub fn get_dotted(&self, path: &str) -> Option<&Node> {
+        path.split('.').try_fold(self, |node, segment| node.child(segment))
+    }
+
+    /// The entry at a dotted path, with its key span.
+    pub fn entry_dotted(&self, path: &str) -> Option<&Entry> {
+        let (parent, last) = match path.rsplit_once('.') {
+            Some((parent, last)) => (self.get_dotted(parent)?, last),
+            None => (self, path),
+        };
+        parent.entry(last)
+    }
+
+    fn child(&self, segment: &str) -> Option<&Node> {
+        match &self.value {
+            Value::Map(entries) => entries.iter().find(|e| e.key == segment).map(|e| &e.value),
+            Value::Seq(items) => segment.parse::<usize>().ok().and_then(|i| items.get(i)),
+            _ => None,
+        }
+    }
+
+    /// Resolves a JSON pointer (RFC 6901) to the node and, when the last step
+    /// is a mapping key, that key's span.
+    pub fn pointer(&self, pointer: &str) -> Option<(&Node, Option<&Span>)> {
+        if pointer.is_empty() {
+            return Some((self, None));
+        }
+        let mut node = self;
+        let mut key_span = None;
+        for raw in pointer.strip_prefix('/')?.split('/') {
+            let segment = raw.replace("~1", "/").replace("~0", "~");
+            match &node.value {
+                Value::Map(entries) => {
+                    let entry = entries.iter().find(|e| e.key == segment)?;
+                    key_span = Some(&entry.key_span);
+                    node = &entry.value;
+                }
+                Value::Seq(items) => {
+                    node = items.get(segment.parse::<usize>().ok()?)?;
+                    key_span = None;
+                }
+                _ => return None,
+            }
+        }
+        Some((node, key_span))
+    }
+
+    pub fn as_i64(&self) -> Option<i64> {
+        match self.value {
+            Value::Int(i) => Some(i),
+            Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Some(f as i64),
+            _ => None,
+        }
+    }
+
+    pub fn as_f64(&self) -> Option<f64> {
+        match self.value {
+            Value::Int(i) => Some(i as f64),
+            Value::UInt(u) => Some(u as f64),
+            Value::Float(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Short human name of the value's type, as used in messages.
+    pub fn type_name(&self) -> &'static str {
+        match self.value {
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Int(_) | Value::UInt(_) => "integer",
+            Value::Float(_) => "number",
+            Value::Str(_) => "string",
+            Value::Seq(_) => "list",
+            Value::Map(_) => "mapping",
+        }
+    }
+
+    /// Number of nodes in this subtree (used for the alias expansion budget).
+    pub fn count(&self) -> usize {
+        1 + match &self.value {
+            Value::Seq(items) => items.iter().map(Node::count).sum(),
+            Value::Map(entries) => entries.iter().map(|e| e.value.count()).sum(),
+            _ => 0,
+        }
+    }
+
+    /// Nesting depth of this subtree (a scalar is 1).
+    pub fn depth(&self) -> usize {
+        1 + match &self.value {
+            Value::Seq(items) => items.iter().map(Node::depth).max().unwrap_or(0),
+            Value::Map(entries) => entries.iter().map(|e| e.value.depth()).max().unwrap_or(0),
+            _ => 0,
+        }
+    }
+
+    pub fn to_json(&self) -> Json {
+        match &self.value {
+            Value::Null => Json::Null,
+            Value::Bool(b) => Json::Bool(*b),
+            Value::Int(i) => Json::Number((*i).into()),
+            Value::UInt(u) => Json::Number((*u).into()),
+            // JSON has no NaN or infinity; such a float is kept as its YAML spelling.
+            Value::Float(f) => Number::from_f64(*f).map_or_else(|| Json::String(yaml_float_name(*f)), Json::Number),
+            Value::Str(s) => Json::String(s.clone()),
+            Value::Seq(items) => Json::Array(items.iter().map(Node::to_json).collect()),
+            Value::Map(entries) => {
+                let mut map = Map::with_capacity(entries.len());
+                for entry in entries {
+                    map.insert(entry.key.clone(), entry.value.to_json());
+                }
+                Json::Object(map)
+            }
+        }
+    }
+}
+
+fn yaml_float_name(f: f64) -> String {
+    if f.is_nan() {
+        ".nan".into()
+    } else if f > 0.0 {
+        ".inf".into()
+    } else {
+        "-.inf".into()
+    }
+}
