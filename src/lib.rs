@@ -7,3 +7,7 @@
 
 pub mod load;
 pub mod source;
+pub mod schema;
+pub mod gpus;
+pub mod diagnostic;
+pub mod rules;

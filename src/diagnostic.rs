@@ -1,0 +1,133 @@
+//! What a rule reports: a finding with its spans, why and what to do, and an optional fix.
+
+use crate::rules::RuleMeta;
+use crate::source::{SourceFile, Span};
+use serde::Serialize;
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+/// How safe a fix is, ordered as ruff orders them: display-only < unsafe < safe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Applicability {
+    /// Shown to the user, never applied.
+    DisplayOnly,
+    /// Changes what training does (a new micro batch); applied with `--unsafe-fixes`.
+    Unsafe,
+    /// Keeps the meaning (a key rename); applied with `--fix`.
+    Safe,
+}
+
+/// Replace the bytes of `span` in `file` with `content`.
+#[derive(Clone, Debug)]
+pub struct Edit {
+    pub file: Arc<SourceFile>,
+    pub span: Span,
+    pub content: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct Fix {
+    pub applicability: Applicability,
+    pub message: String,
+    pub edits: Vec<Edit>,
+}
+
+/// A secondary span with its own message (the first occurrence of a duplicate key, ...).
+#[derive(Clone, Debug)]
+pub struct Label {
+    pub file: Arc<SourceFile>,
+    pub span: Span,
+    pub message: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct Diagnostic {
+    pub rule: &'static RuleMeta,
+    pub severity: Severity,
+    /// What is wrong.
+    pub message: String,
+    pub file: Arc<SourceFile>,
+    pub span: Span,
+    /// Text under the primary span.
+    pub label: Option<String>,
+    pub labels: Vec<Label>,
+    /// Why it matters.
+    pub note: Option<String>,
+    /// What to do.
+    pub help: Option<String>,
+    pub fix: Option<Fix>,
+    pub stage: Option<String>,
+    pub gpu: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn new(rule: &'static RuleMeta, file: &Arc<SourceFile>, span: Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            rule,
+            severity: rule.severity,
+            message: message.into(),
+            file: Arc::clone(file),
+            span,
+            label: None,
+            labels: Vec::new(),
+            note: None,
+            help: None,
+            fix: None,
+            stage: None,
+            gpu: None,
+        }
+    }
+
+    pub fn with_label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+
+    pub fn with_secondary(mut self, file: &Arc<SourceFile>, span: Span, message: impl Into<String>) -> Self {
+        self.labels.push(Label { file: Arc::clone(file), span, message: message.into() });
+        self
+    }
+
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.note = Some(note.into());
+        self
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn with_fix(mut self, fix: Fix) -> Self {
+        self.fix = Some(fix);
+        self
+    }
+
+    /// 1-based line and column of the primary span's start.
+    pub fn line_col(&self) -> (usize, usize) {
+        self.file.line_col(self.span.start)
+    }
+
+    /// Output order: file, position, then code.
+    pub fn sort_key(&self) -> (&str, usize, &'static str) {
+        (self.file.display(), self.span.start, self.rule.code)
+    }
+}

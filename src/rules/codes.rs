@@ -1,0 +1,19 @@
+//! The code table: every rule trainlint ships, in code order.
+//!
+//! `tests/codes.rs` snapshots this list, so that renaming or dropping a code
+//! shows up in review. Codes are never reused.
+
+use super::RuleMeta;
+use super::schema;
+
+pub static ALL: &[&RuleMeta] = &[
+    &schema::invalid_syntax::INVALID_SYNTAX,
+    &schema::schema_violation::SCHEMA_VIOLATION,
+    &schema::unknown_key::UNKNOWN_KEY,
+    &schema::duplicate_key::DUPLICATE_KEY,
+];
+
+/// Looks a rule up by code (case-insensitive) or by name.
+pub fn find(code_or_name: &str) -> Option<&'static RuleMeta> {
+    ALL.iter().copied().find(|r| r.code.eq_ignore_ascii_case(code_or_name) || r.name == code_or_name)
+}

@@ -1,0 +1,201 @@
+//! SCH rules: files that cannot be read, and native-format configs that do not
+//! match their JSON Schema.
+
+pub mod duplicate_key;
+pub mod invalid_syntax;
+pub mod schema_violation;
+pub mod unknown_key;
+
+use crate::load::{Document, Node};
+use crate::rules::Checker;
+use jsonschema::error::ValidationErrorKind;
+use serde_json::Value as Json;
+use std::sync::OnceLock;
+
+/// A compiled schema and its JSON (kept to look up known keys for suggestions).
+pub struct CompiledSchema {
+    pub json: Json,
+    validator: jsonschema::Validator,
+}
+
+/// The compiled schema `name` (one of `crate::schema::NAMES`), compiled once per process.
+pub fn compiled(name: &str) -> &'static CompiledSchema {
+    static TRAINING: OnceLock<CompiledSchema> = OnceLock::new();
+    static STAGE: OnceLock<CompiledSchema> = OnceLock::new();
+    let cell = match name {
+        "curriculum-stage" => &STAGE,
+        _ => &TRAINING,
+    };
+    let name = if name == "curriculum-stage" { name } else { "training-config" };
+    cell.get_or_init(|| {
+        let json = crate::schema::schema(name).expect("built-in schema name");
+        let validator = jsonschema::validator_for(&json).expect("generated schemas are valid JSON Schema");
+        CompiledSchema { json, validator }
+    })
+}
+
+/// Validates a loaded native-format config against a schema: unknown keys
+/// become SCH003 at the key, every other violation SCH002 at the value.
+pub fn validate(checker: &mut Checker, document: &Document, root: &Node, schema: &CompiledSchema) {
+    if !checker.enabled(&schema_violation::SCHEMA_VIOLATION) && !checker.enabled(&unknown_key::UNKNOWN_KEY) {
+        return;
+    }
+    let instance = root.to_json();
+    for error in schema.validator.iter_errors(&instance) {
+        let pointer = error.instance_path().to_string();
+        let Some((node, key_span)) = root.pointer(&pointer) else { continue };
+        match error.kind() {
+            ValidationErrorKind::AdditionalProperties { unexpected } => {
+                let known = known_keys(&schema.json, &pointer);
+                for key in unexpected {
+                    if let Some(entry) = node.entry(key) {
+                        checker.report(unknown_key::diagnostic(document, &pointer, entry, &known));
+                    }
+                }
+            }
+            kind => {
+                let message = describe(kind, error.instance(), &error.to_string());
+                checker.report(schema_violation::diagnostic(document, &pointer, node, key_span, message));
+            }
+        }
+    }
+}
+
+/// One message for one violation. `anyOf`/`oneOf` (how schemars writes an
+/// optional enum or struct) are collapsed to the branch that is not `null`.
+fn describe(kind: &ValidationErrorKind, instance: &Json, fallback: &str) -> String {
+    match kind {
+        ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
+            let branches: Vec<_> = context
+                .iter()
+                .filter(|branch| {
+                    !branch.iter().any(|e| matches!(e.kind(), ValidationErrorKind::Type { kind } if format!("{kind:?}").contains("Null")))
+                })
+                .collect();
+            match branches.as_slice() {
+                [only] if !only.is_empty() => describe(only[0].kind(), only[0].instance(), &only[0].to_string()),
+                _ => format!("{} matches none of the allowed forms", short(instance)),
+            }
+        }
+        ValidationErrorKind::Type { kind } => {
+            let expected = format!("{kind:?}").to_lowercase();
+            let expected = expected.trim_start_matches("single(").trim_end_matches(')').replace("multiple(", "");
+            format!("expected {}, found {} {}", expected, json_type(instance), short(instance))
+        }
+        ValidationErrorKind::Enum { options } => {
+            let options = options.as_array().map(|o| o.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")).unwrap_or_default();
+            format!("{} is not one of {}", short(instance), options)
+        }
+        ValidationErrorKind::Minimum { limit } => format!("{} is less than the minimum of {limit}", short(instance)),
+        ValidationErrorKind::Maximum { limit } => format!("{} is greater than the maximum of {limit}", short(instance)),
+        _ => fallback.to_owned(),
+    }
+}
+
+fn json_type(value: &Json) -> &'static str {
+    match value {
+        Json::Null => "null",
+        Json::Bool(_) => "boolean",
+        Json::Number(n) if n.is_f64() => "number",
+        Json::Number(_) => "integer",
+        Json::String(_) => "string",
+        Json::Array(_) => "list",
+        Json::Object(_) => "mapping",
+    }
+}
+
+fn short(value: &Json) -> String {
+    let text = value.to_string();
+    if text.chars().count() > 40 { format!("{}…", text.chars().take(39).collect::<String>()) } else { text }
+}
+
+/// The property names the schema allows at an instance pointer.
+pub fn known_keys(schema: &Json, pointer: &str) -> Vec<String> {
+    let mut current = resolve(schema, schema);
+    if !pointer.is_empty() {
+        for segment in pointer.trim_start_matches('/').split('/') {
+            let next = current
+                .get("properties")
+                .and_then(|p| p.get(segment))
+                .or_else(|| current.get("items"))
+                .or_else(|| current.get("additionalProperties").filter(|a| a.is_object()));
+            match next {
+                Some(next) => current = resolve(schema, next),
+                None => return Vec::new(),
+            }
+        }
+    }
+    current.get("properties").and_then(Json::as_object).map(|p| p.keys().cloned().collect()).unwrap_or_default()
+}
+
+/// Follows `$ref` into `$defs`, and into the non-null branch of an `anyOf`.
+fn resolve<'s>(root: &'s Json, mut node: &'s Json) -> &'s Json {
+    for _ in 0..16 {
+        if let Some(reference) = node.get("$ref").and_then(Json::as_str) {
+            match reference.strip_prefix("#/$defs/").and_then(|name| root.get("$defs")?.get(name)) {
+                Some(target) => node = target,
+                None => return node,
+            }
+        } else if let Some(branches) = node.get("anyOf").or_else(|| node.get("oneOf")).and_then(Json::as_array) {
+            match branches.iter().find(|b| b.get("type") != Some(&Json::String("null".into()))) {
+                Some(branch) => node = branch,
+                None => return node,
+            }
+        } else {
+            return node;
+        }
+    }
+    node
+}
+
+/// The closest known key, when it is close enough to be a typo.
+pub fn suggest<'k>(unknown: &str, known: &'k [String]) -> Option<&'k str> {
+    let normalized = |s: &str| s.to_ascii_lowercase().replace(['-', '_'], "");
+    let target = normalized(unknown);
+    if let Some(same) = known.iter().find(|k| normalized(k) == target) {
+        return Some(same);
+    }
+    let threshold = (unknown.chars().count() / 3).max(1);
+    known
+        .iter()
+        .map(|k| (levenshtein(&target, &normalized(k)), k))
+        .filter(|(d, _)| *d <= threshold)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k.as_str())
+}
+
+fn levenshtein(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substitution = previous + usize::from(ca != cb);
+            previous = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions() {
+        let known: Vec<String> = ["micro_batch", "accumulation", "global_batch", "effective_batch"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(suggest("micro_bach", &known), Some("micro_batch"));
+        assert_eq!(suggest("accumulaton", &known), Some("accumulation"));
+        assert_eq!(suggest("micro-batch", &known), Some("micro_batch"));
+        assert_eq!(suggest("learning_rate", &known), None);
+    }
+
+    #[test]
+    fn known_keys_follow_refs_and_options() {
+        let schema = crate::schema::schema("training-config").unwrap();
+        assert!(known_keys(&schema, "/batch").contains(&"micro_batch".to_owned()));
+        assert!(known_keys(&schema, "").contains(&"trainlint".to_owned()));
+    }
+}

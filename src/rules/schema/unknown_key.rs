@@ -1,0 +1,73 @@
+use super::schema_violation::dotted;
+use super::suggest;
+use crate::declare_rule;
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix};
+use crate::load::{Document, Entry};
+
+declare_rule! {
+    /// ## What it does
+    /// Reports a key that the format does not know, with the closest known key
+    /// when one is close enough to be a typo.
+    ///
+    /// ## Why is this bad?
+    /// Launchers silently ignore keys they do not know: a misspelt
+    /// `micro_bach: 8` leaves the micro batch at its default, and the run
+    /// trains with a batch nobody chose.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// trainlint: 1
+    /// batch:
+    ///   micro_bach: 8
+    /// ```
+    ///
+    /// Use instead:
+    /// ```yaml
+    /// trainlint: 1
+    /// batch:
+    ///   micro_batch: 8
+    /// ```
+    ///
+    /// ## Fix safety
+    /// Renaming to the suggestion is unsafe: the key may be meant for another
+    /// tool, and the rename changes what the launcher reads.
+    pub static UNKNOWN_KEY = {
+        code: "SCH003",
+        name: "unknown-key",
+        severity: Error,
+        fix: Sometimes,
+        since: "0.1.0",
+    };
+}
+
+pub fn diagnostic(document: &Document, parent_pointer: &str, entry: &Entry, known: &[String]) -> Diagnostic {
+    let parent = dotted(parent_pointer);
+    let place = if parent.is_empty() { "at the top level".to_owned() } else { format!("in `{parent}`") };
+    let mut diagnostic = Diagnostic::new(&UNKNOWN_KEY, &document.source, entry.key_span.clone(), format!("unknown key `{}` {place}", entry.key))
+        .with_note("a key the format does not know is ignored by the launcher, so its value never takes effect");
+    match suggest(&entry.key, known) {
+        Some(suggestion) => {
+            diagnostic = diagnostic
+                .with_label(format!("did you mean `{suggestion}`?"))
+                .with_help(format!("rename `{}` to `{suggestion}`", entry.key))
+                .with_fix(Fix {
+                    applicability: Applicability::Unsafe,
+                    message: format!("Rename `{}` to `{suggestion}`", entry.key),
+                    edits: vec![Edit { file: document.source.clone(), span: entry.key_span.clone(), content: quoted_like(document, entry, suggestion) }],
+                });
+        }
+        None => {
+            let list = if known.is_empty() { "none".to_owned() } else { known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ") };
+            diagnostic = diagnostic.with_label("unknown key").with_help(format!("remove it, or use one of the known keys: {list}"));
+        }
+    }
+    diagnostic
+}
+
+/// The new key written with the quotes the old one had (`"micro_bach"` → `"micro_batch"`).
+fn quoted_like(document: &Document, entry: &Entry, key: &str) -> String {
+    match document.source.text().get(entry.key_span.clone()).and_then(|t| t.chars().next()) {
+        Some(quote @ ('"' | '\'')) => format!("{quote}{key}{quote}"),
+        _ => key.to_owned(),
+    }
+}

@@ -1,0 +1,77 @@
+//! Which rules run: `select`, `extend-select` and `ignore`, by code or prefix (as ruff).
+
+use super::RuleMeta;
+use super::codes;
+use std::collections::BTreeSet;
+
+#[derive(Clone, Debug)]
+pub struct RuleSelection {
+    enabled: BTreeSet<&'static str>,
+}
+
+/// A selector that matches no rule, reported as a usage error.
+#[derive(Debug, PartialEq, Eq)]
+pub struct UnknownSelector(pub String);
+
+impl RuleSelection {
+    pub fn all() -> Self {
+        RuleSelection { enabled: codes::ALL.iter().map(|r| r.code).collect() }
+    }
+
+    /// `select` (default: all), plus `extend_select`, minus `ignore`. A more
+    /// specific selector wins over a less specific one, as in ruff.
+    pub fn new(select: Option<&[String]>, extend_select: &[String], ignore: &[String]) -> Result<Self, UnknownSelector> {
+        let mut enabled = BTreeSet::new();
+        let default = vec!["ALL".to_owned()];
+        let mut selectors: Vec<(&str, bool)> = select.unwrap_or(&default).iter().map(|s| (s.as_str(), true)).collect();
+        selectors.extend(extend_select.iter().map(|s| (s.as_str(), true)));
+        selectors.extend(ignore.iter().map(|s| (s.as_str(), false)));
+        for (selector, _) in &selectors {
+            if matching(selector).next().is_none() {
+                return Err(UnknownSelector((*selector).to_owned()));
+            }
+        }
+        // Apply from least to most specific so that `ignore = ["BAT"]` with
+        // `select = ["BAT001"]` keeps BAT001.
+        selectors.sort_by_key(|(s, _)| specificity(s));
+        for (selector, on) in selectors {
+            for rule in matching(selector) {
+                if on {
+                    enabled.insert(rule.code);
+                } else {
+                    enabled.remove(rule.code);
+                }
+            }
+        }
+        Ok(RuleSelection { enabled })
+    }
+
+    pub fn is_enabled(&self, rule: &RuleMeta) -> bool {
+        self.enabled.contains(rule.code)
+    }
+}
+
+fn specificity(selector: &str) -> usize {
+    if selector.eq_ignore_ascii_case("ALL") { 0 } else { selector.len() }
+}
+
+fn matching(selector: &str) -> impl Iterator<Item = &'static RuleMeta> + '_ {
+    let all = selector.eq_ignore_ascii_case("ALL");
+    codes::ALL.iter().copied().filter(move |r| all || r.code.starts_with(&selector.to_ascii_uppercase()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefixes_and_specificity() {
+        let s = RuleSelection::new(Some(&["SCH".into()]), &[], &["SCH00".into()]).unwrap();
+        assert!(!s.is_enabled(&crate::rules::schema::duplicate_key::DUPLICATE_KEY));
+        let s = RuleSelection::new(None, &[], &["SCH".into(), "SCH004".into()]).unwrap();
+        assert!(!s.is_enabled(&crate::rules::schema::duplicate_key::DUPLICATE_KEY));
+        let s = RuleSelection::new(Some(&["SCH004".into()]), &[], &["SCH".into()]).unwrap();
+        assert!(s.is_enabled(&crate::rules::schema::duplicate_key::DUPLICATE_KEY));
+        assert_eq!(RuleSelection::new(Some(&["XYZ".into()]), &[], &[]).unwrap_err(), UnknownSelector("XYZ".into()));
+    }
+}

@@ -1,0 +1,29 @@
+//! A GPU target: one entry of the catalog, or a custom target from the manifest.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A GPU a config is checked against.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[schemars(title = "trainlint GPU target")]
+pub struct GpuTarget {
+    /// Lowercase kebab-case id, e.g. `rtx-4090`, `a100-80gb`.
+    #[schemars(regex(pattern = r"^[a-z0-9]+(-[a-z0-9]+)*$"))]
+    pub id: String,
+    /// The name nvidia-smi / rocm-smi reports.
+    pub name: String,
+    /// Total memory in MiB as nvidia-smi reports it (rocm-smi bytes ÷ 2^20 for AMD).
+    #[schemars(range(min = 1))]
+    pub memory_mib: u64,
+    /// CUDA compute capability (`8.0`), absent for AMD.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compute_capability: Option<String>,
+    /// Native bf16 (compute capability ≥ 8.0, or ROCm).
+    pub bf16: bool,
+    /// fp8 support (compute capability ≥ 8.9 per Transformer Engine; MI300X FNUZ).
+    pub fp8: bool,
+    /// Where the facts come from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<String>,
+}

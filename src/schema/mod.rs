@@ -1,0 +1,40 @@
+//! The Rust types behind trainlint's JSON Schemas, and their generation.
+//!
+//! `schemas/*.schema.json` are generated from these types with schemars and
+//! committed; `tests/schemas.rs` fails when they are stale
+//! (`TRAINLINT_WRITE_SCHEMAS=1 cargo test --test schemas` rewrites them).
+
+pub mod gpu_target;
+pub mod manifest;
+pub mod role;
+pub mod stage;
+pub mod training_config;
+
+pub use gpu_target::GpuTarget;
+pub use manifest::Manifest;
+pub use role::Role;
+pub use stage::CurriculumStage;
+pub use training_config::TrainingConfig;
+
+/// The schema names `trainlint schema NAME` accepts, in listing order.
+pub const NAMES: [&str; 4] = ["training-config", "curriculum-stage", "gpu-target", "manifest"];
+
+/// The JSON Schema (draft 2020-12) of one of `NAMES`.
+pub fn schema(name: &str) -> Option<serde_json::Value> {
+    let schema = match name {
+        "training-config" => schemars::schema_for!(TrainingConfig),
+        "curriculum-stage" => schemars::schema_for!(CurriculumStage),
+        "gpu-target" => schemars::schema_for!(GpuTarget),
+        "manifest" => schemars::schema_for!(Manifest),
+        _ => return None,
+    };
+    Some(schema.to_value())
+}
+
+/// The committed text of a schema file: pretty JSON with a final newline.
+pub fn schema_text(name: &str) -> Option<String> {
+    let value = schema(name)?;
+    let mut text = serde_json::to_string_pretty(&value).ok()?;
+    text.push('\n');
+    Some(text)
+}

@@ -1,0 +1,102 @@
+//! Roles: what a config value means for a training run, whatever its key is called.
+//!
+//! A dialect binds roles to key paths (`micro_batch` is `batch.micro_batch` in
+//! trainlint's native format, `train_micro_batch_size_per_gpu` in DeepSpeed).
+//! Rules read roles, never key names.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    MicroBatch,
+    Accumulation,
+    GlobalBatch,
+    EffectiveBatchTarget,
+    Devices,
+    Nodes,
+    TensorParallel,
+    PipelineParallel,
+    ContextParallel,
+    Precision,
+    Optimizer,
+    Parameters,
+    TrainableFraction,
+    Ema,
+    SequenceLength,
+    HiddenSize,
+    Layers,
+    Heads,
+    VocabSize,
+    Attention,
+    ActivationCheckpointing,
+    ZeroStage,
+    Fsdp,
+}
+
+impl Role {
+    pub const ALL: [Role; 23] = [
+        Role::MicroBatch,
+        Role::Accumulation,
+        Role::GlobalBatch,
+        Role::EffectiveBatchTarget,
+        Role::Devices,
+        Role::Nodes,
+        Role::TensorParallel,
+        Role::PipelineParallel,
+        Role::ContextParallel,
+        Role::Precision,
+        Role::Optimizer,
+        Role::Parameters,
+        Role::TrainableFraction,
+        Role::Ema,
+        Role::SequenceLength,
+        Role::HiddenSize,
+        Role::Layers,
+        Role::Heads,
+        Role::VocabSize,
+        Role::Attention,
+        Role::ActivationCheckpointing,
+        Role::ZeroStage,
+        Role::Fsdp,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::MicroBatch => "micro_batch",
+            Role::Accumulation => "accumulation",
+            Role::GlobalBatch => "global_batch",
+            Role::EffectiveBatchTarget => "effective_batch_target",
+            Role::Devices => "devices",
+            Role::Nodes => "nodes",
+            Role::TensorParallel => "tensor_parallel",
+            Role::PipelineParallel => "pipeline_parallel",
+            Role::ContextParallel => "context_parallel",
+            Role::Precision => "precision",
+            Role::Optimizer => "optimizer",
+            Role::Parameters => "parameters",
+            Role::TrainableFraction => "trainable_fraction",
+            Role::Ema => "ema",
+            Role::SequenceLength => "sequence_length",
+            Role::HiddenSize => "hidden_size",
+            Role::Layers => "layers",
+            Role::Heads => "heads",
+            Role::VocabSize => "vocab_size",
+            Role::Attention => "attention",
+            Role::ActivationCheckpointing => "activation_checkpointing",
+            Role::ZeroStage => "zero_stage",
+            Role::Fsdp => "fsdp",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Role> {
+        Role::ALL.into_iter().find(|r| r.name() == name)
+    }
+}
+
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}

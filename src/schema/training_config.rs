@@ -1,0 +1,212 @@
+//! trainlint's native training config: also the shape of the resolved view.
+//!
+//! Every field is optional except the format marker, because a config states
+//! what it knows; what it does not state is unknown, never guessed. Fields
+//! that carry a role say so in the schema as `x-trainlint: {role: ...}`.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A training configuration in trainlint's native format.
+///
+/// Mark a file as native with `trainlint: 1` at the top level; point editors at
+/// this schema with `# yaml-language-server: $schema=<path>/training-config.schema.json`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "trainlint training config")]
+pub struct TrainingConfig {
+    /// Native format version. Its presence marks the file as trainlint's native format.
+    #[schemars(range(min = 1, max = 1))]
+    pub trainlint: u32,
+    /// A name for the run, used in messages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Batch sizes: micro batch, gradient accumulation, explicit global batch, declared target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<Batch>,
+    /// How the run is spread over devices and nodes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parallel: Option<Parallel>,
+    /// Numeric precision of training.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-trainlint" = {"role": "precision", "resolution": "higher-is-finer"}))]
+    pub precision: Option<Precision>,
+    /// The optimizer, which decides the bytes of optimizer state per trainable parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-trainlint" = {"role": "optimizer"}))]
+    pub optimizer: Option<Optimizer>,
+    /// Model facts the memory model needs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<Model>,
+    /// ZeRO / FSDP sharding of model states over the data-parallel world.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sharding: Option<Sharding>,
+    /// GPU targets (catalog ids such as `rtx-4090`) this config must fit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpus: Option<Vec<String>>,
+    /// Environment variables the run sets (for example `PYTORCH_ALLOC_CONF`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub env: Option<BTreeMap<String, String>>,
+    /// Free-form project settings (loss resolution, data limits, ...) that
+    /// memory terms and resolution checks refer to by dotted path, e.g. `settings.loss.bin_size`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settings: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// Batch sizes. effective batch = micro batch × accumulation × data-parallel world size.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Batch {
+    /// Samples per device per forward pass (the physical batch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1), extend("x-trainlint" = {"role": "micro_batch"}))]
+    pub micro_batch: Option<u32>,
+    /// Gradient accumulation steps per optimizer step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1), extend("x-trainlint" = {"role": "accumulation"}))]
+    pub accumulation: Option<u32>,
+    /// An explicit global batch the launcher also uses (as DeepSpeed's `train_batch_size`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1), extend("x-trainlint" = {"role": "global_batch"}))]
+    pub global_batch: Option<u32>,
+    /// The effective batch this run must keep, across stages and GPU targets.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1), extend("x-trainlint" = {"role": "effective_batch_target"}))]
+    pub effective_batch: Option<u32>,
+}
+
+/// Parallelism. data-parallel world = devices × nodes ÷ (tensor × pipeline × context).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Parallel {
+    /// Devices (GPUs) per node.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1), extend("x-trainlint" = {"role": "devices"}))]
+    pub devices: Option<u32>,
+    /// Number of nodes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1), extend("x-trainlint" = {"role": "nodes"}))]
+    pub nodes: Option<u32>,
+    /// Tensor-parallel degree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1), extend("x-trainlint" = {"role": "tensor_parallel"}))]
+    pub tensor: Option<u32>,
+    /// Pipeline-parallel degree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1), extend("x-trainlint" = {"role": "pipeline_parallel"}))]
+    pub pipeline: Option<u32>,
+    /// Context-parallel degree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1), extend("x-trainlint" = {"role": "context_parallel"}))]
+    pub context: Option<u32>,
+}
+
+/// Training precision, in Lightning 2.x spelling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum Precision {
+    #[serde(rename = "64-true")]
+    Fp64,
+    #[serde(rename = "32-true")]
+    Fp32,
+    #[serde(rename = "16-mixed")]
+    Fp16Mixed,
+    #[serde(rename = "bf16-mixed")]
+    Bf16Mixed,
+    #[serde(rename = "16-true")]
+    Fp16True,
+    #[serde(rename = "bf16-true")]
+    Bf16True,
+    #[serde(rename = "fp8-mixed")]
+    Fp8Mixed,
+}
+
+/// Optimizers whose state size per trainable parameter is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Optimizer {
+    Adamw,
+    Adam,
+    #[serde(rename = "adamw-8bit")]
+    Adamw8bit,
+    Sgd,
+    SgdMomentum,
+    Adafactor,
+    Lion,
+}
+
+/// Model facts.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Model {
+    /// Total parameters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1), extend("x-trainlint" = {"role": "parameters"}))]
+    pub parameters: Option<u64>,
+    /// Fraction of parameters that are trained (LoRA adapters: about 0.01).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.0, max = 1.0), extend("x-trainlint" = {"role": "trainable_fraction"}))]
+    pub trainable_fraction: Option<f64>,
+    /// Whether an exponential moving average copy of the weights is kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-trainlint" = {"role": "ema"}))]
+    pub ema: Option<bool>,
+    /// Maximum sequence length.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1), extend("x-trainlint" = {"role": "sequence_length", "resolution": "higher-is-finer"}))]
+    pub sequence_length: Option<u32>,
+    /// Hidden size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1), extend("x-trainlint" = {"role": "hidden_size"}))]
+    pub hidden_size: Option<u32>,
+    /// Transformer layers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1), extend("x-trainlint" = {"role": "layers"}))]
+    pub layers: Option<u32>,
+    /// Attention heads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1), extend("x-trainlint" = {"role": "heads"}))]
+    pub heads: Option<u32>,
+    /// Vocabulary size (for the logits).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1), extend("x-trainlint" = {"role": "vocab_size"}))]
+    pub vocab_size: Option<u32>,
+    /// Attention implementation: eager keeps the s² score matrices, sdpa/flash do not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-trainlint" = {"role": "attention"}))]
+    pub attention: Option<Attention>,
+    /// Activation checkpointing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-trainlint" = {"role": "activation_checkpointing"}))]
+    pub activation_checkpointing: Option<Checkpointing>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Attention {
+    Eager,
+    Sdpa,
+    Flash,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Checkpointing {
+    None,
+    Selective,
+    Full,
+}
+
+/// Sharding of model states.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Sharding {
+    /// DeepSpeed ZeRO stage (0 = off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = 3), extend("x-trainlint" = {"role": "zero_stage"}))]
+    pub zero_stage: Option<u8>,
+    /// Fully sharded data parallel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-trainlint" = {"role": "fsdp"}))]
+    pub fsdp: Option<bool>,
+}
