@@ -5,6 +5,7 @@
 //! rules stage reports as SCH001. Only I/O failures (a missing path, a
 //! permission problem) are fatal, because then there is nothing to lint.
 
+pub mod discover;
 pub mod json;
 pub mod scalar;
 pub mod tree;

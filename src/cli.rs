@@ -1,0 +1,146 @@
+//! The command line: `trainlint check | show | rule | gpus | schema`.
+
+use crate::commands;
+use crate::error::FatalError;
+use crate::render::OutputFormat;
+use crate::settings::Overrides;
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Debug, Parser)]
+#[command(name = "trainlint", version, about = "A fast linter and fixer for machine-learning training configs.")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check configs: syntax, schema, batch invariance and memory fit.
+    Check(CheckArgs),
+    /// Show the resolved view of one config: each role's value and where it comes from.
+    Show(ShowArgs),
+    /// Explain a rule (`trainlint rule SCH003`), or list them all (`--all`).
+    Rule(RuleArgs),
+    /// List the GPU targets: the built-in catalog and the manifest's custom ones.
+    Gpus(GpusArgs),
+    /// Print one of trainlint's JSON Schemas.
+    Schema(SchemaArgs),
+}
+
+/// Options shared by every command that reads configs.
+#[derive(Debug, Args)]
+pub struct ConfigArgs {
+    /// Use this manifest (`trainlint.toml` or `pyproject.toml`) instead of searching for one.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// GPU target id to check against (repeatable); overrides the manifest's `gpus`.
+    #[arg(long = "gpu", value_name = "ID")]
+    pub gpus: Vec<String>,
+    /// Data-parallel world size when a config does not state it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub world_size: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Files or folders to check (default: the current folder).
+    pub paths: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value = "full")]
+    pub output_format: OutputFormat,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+    /// Only these rule codes or prefixes (comma-separated); replaces the manifest's `select`.
+    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    pub select: Option<Vec<String>>,
+    /// Also these rule codes or prefixes.
+    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    pub extend_select: Vec<String>,
+    /// Not these rule codes or prefixes.
+    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    pub ignore: Vec<String>,
+    /// Exit 0 even when errors are found.
+    #[arg(long)]
+    pub exit_zero: bool,
+    /// Apply the manifest's excludes to files named on the command line too (for pre-commit).
+    #[arg(long)]
+    pub force_exclude: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The config to resolve.
+    pub config_file: PathBuf,
+    #[arg(long, value_enum, default_value = "full")]
+    pub output_format: OutputFormat,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct RuleArgs {
+    /// A rule code (`SCH003`) or name (`unknown-key`).
+    #[arg(required_unless_present = "all", conflicts_with = "all")]
+    pub code: Option<String>,
+    /// Every rule.
+    #[arg(long)]
+    pub all: bool,
+    /// `full` prints the docs; `json` prints code, name, severity, fix, since and docs.
+    #[arg(long, value_enum, default_value = "full")]
+    pub output_format: OutputFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct GpusArgs {
+    #[arg(long, value_enum, default_value = "full")]
+    pub output_format: OutputFormat,
+    /// Use this manifest (for its custom `[[gpu]]` targets).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// One of: training-config, curriculum-stage, gpu-target, manifest.
+    #[arg(value_parser = clap::builder::PossibleValuesParser::new(crate::schema::NAMES))]
+    pub name: String,
+}
+
+impl ConfigArgs {
+    pub fn overrides(&self) -> Overrides {
+        Overrides { config: self.config.clone(), world_size: self.world_size, gpus: self.gpus.clone(), ..Overrides::default() }
+    }
+}
+
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Check(args) => commands::check::run(&args),
+        Command::Show(args) => commands::show::run(&args),
+        Command::Rule(args) => commands::rule::run(&args),
+        Command::Gpus(args) => commands::gpus::run(&args),
+        Command::Schema(args) => commands::schema::run(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(error) => {
+            report_fatal(error);
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn report_fatal(error: FatalError) {
+    let report = miette::Report::new(error);
+    eprintln!("trainlint: {report:?}");
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn cli_is_well_formed() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,31 @@
+use crate::cli::GpusArgs;
+use crate::error::FatalError;
+use crate::render::OutputFormat;
+use crate::settings::{Overrides, Settings};
+use std::process::ExitCode;
+
+pub fn run(args: &GpusArgs) -> Result<ExitCode, FatalError> {
+    let overrides = Overrides { config: args.config.clone(), ..Overrides::default() };
+    let settings = Settings::discover(&[], &overrides)?;
+    let output = match args.output_format {
+        OutputFormat::Json => serde_json::to_string_pretty(&settings.catalog).unwrap_or_default() + "\n",
+        _ => {
+            let mut out = format!("{:<16} {:<30} {:>10} {:>8} {:>4} {:>4}\n", "ID", "NAME", "MEMORY", "CC", "BF16", "FP8");
+            for t in &settings.catalog {
+                out.push_str(&format!(
+                    "{:<16} {:<30} {:>6} MiB {:>8} {:>4} {:>4}\n",
+                    t.id,
+                    t.name,
+                    t.memory_mib,
+                    t.compute_capability.as_deref().unwrap_or("ROCm"),
+                    if t.bf16 { "yes" } else { "no" },
+                    if t.fp8 { "yes" } else { "no" }
+                ));
+            }
+            out.push_str("\nMemory is the total nvidia-smi reports (rocm-smi for AMD); `trainlint gpus --output-format json` includes the sources.\n");
+            out
+        }
+    };
+    super::print(&output);
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,41 @@
+use crate::cli::RuleArgs;
+use crate::error::FatalError;
+use crate::render::OutputFormat;
+use crate::rules::{RuleMeta, codes};
+use serde_json::json;
+use std::process::ExitCode;
+
+pub fn run(args: &RuleArgs) -> Result<ExitCode, FatalError> {
+    let rules: Vec<&RuleMeta> = match &args.code {
+        Some(code) => match codes::find(code) {
+            Some(rule) => vec![rule],
+            None => {
+                let known: Vec<String> = codes::ALL.iter().map(|r| r.code.to_owned()).collect();
+                let hint = crate::rules::schema::suggest(code, &known).map(|s| format!("did you mean `{s}`? ")).unwrap_or_default();
+                return Err(FatalError::usage(format!("unknown rule `{code}`"), Some(format!("{hint}`trainlint rule --all` lists every rule"))));
+            }
+        },
+        None => codes::ALL.to_vec(),
+    };
+    let output = match args.output_format {
+        OutputFormat::Json => {
+            let list: Vec<_> = rules.iter().map(|r| json!({"code": r.code, "name": r.name, "severity": r.severity, "fix": r.fix, "since": r.since, "summary": r.summary(), "docs": r.docs(), "url": r.url()})).collect();
+            let value = if args.all { json!(list) } else { list.into_iter().next().unwrap_or_default() };
+            serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
+        }
+        OutputFormat::Concise => rules.iter().map(|r| format!("{} {} [{}] {}\n", r.code, r.name, r.severity.as_str(), r.summary())).collect(),
+        OutputFormat::Full => rules.iter().map(|r| page(r)).collect::<Vec<_>>().join("\n"),
+    };
+    super::print(&output);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The Markdown page of a rule: what `trainlint rule CODE` prints and the book's rule page holds.
+pub fn page(rule: &RuleMeta) -> String {
+    let fix = match rule.fix {
+        crate::rules::FixAvailability::None => "no fix",
+        crate::rules::FixAvailability::Sometimes => "fix sometimes available",
+        crate::rules::FixAvailability::Always => "fix always available",
+    };
+    format!("# {} ({})\n\nDefault severity: {}. {}. Since {}.\n\n{}", rule.name, rule.code, rule.severity.as_str(), fix, rule.since, rule.docs())
+}

@@ -1,0 +1,109 @@
+use crate::cli::ShowArgs;
+use crate::diagnostic::Severity;
+use crate::error::FatalError;
+use crate::linter;
+use crate::load::discover::{self, Excludes};
+use crate::render::{self, OutputFormat, full::Style};
+use crate::resolve::ResolvedConfig;
+use crate::resolve::batch::WorldSource;
+use crate::settings::Settings;
+use serde_json::json;
+use std::process::ExitCode;
+
+pub fn run(args: &ShowArgs) -> Result<ExitCode, FatalError> {
+    let paths = vec![args.config_file.clone()];
+    let settings = Settings::discover(&paths, &args.config.overrides())?;
+    let excludes = Excludes::new(&settings.root, None, &[])?;
+    let files = discover::discover(&paths, &excludes, false)?;
+    let Some(file) = files.first() else {
+        return Err(FatalError::usage(format!("`{}` is not a config file", args.config_file.display()), None));
+    };
+    let report = linter::lint_file(file, &settings)?;
+    let Some(resolved) = &report.resolved else {
+        // Nothing to show: say why, as `check` would.
+        let output = match args.output_format {
+            OutputFormat::Json => render::json::render(&report.diagnostics, &render::Summary::new(1, &report.diagnostics)),
+            OutputFormat::Concise => render::concise::render(&report.diagnostics),
+            OutputFormat::Full => render::full::render(&report.diagnostics, Style::detect()),
+        };
+        super::print(&output);
+        return Ok(ExitCode::from(1));
+    };
+    let output = match args.output_format {
+        OutputFormat::Json => {
+            let mut text = serde_json::to_string_pretty(&to_json(resolved)).unwrap_or_default();
+            text.push('\n');
+            text
+        }
+        _ => human(resolved),
+    };
+    super::print(&output);
+    let failed = report.diagnostics.iter().any(|d| d.severity == Severity::Error);
+    if failed && args.output_format != OutputFormat::Json {
+        super::print(&format!("\n{} finding(s) in this file; run `trainlint check {}` for details.\n", report.diagnostics.len(), file.display));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn to_json(resolved: &ResolvedConfig) -> serde_json::Value {
+    let roles: serde_json::Map<String, serde_json::Value> = resolved
+        .roles
+        .iter()
+        .map(|(role, value)| {
+            let (line, column) = value.file.line_col(value.span.start);
+            (role.name().to_owned(), json!({"value": value.value, "file": value.file.display(), "line": line, "column": column}))
+        })
+        .collect();
+    json!({
+        "file": resolved.source.display(),
+        "dialect": resolved.detection.dialect,
+        "dialect_reason": resolved.detection.reason,
+        "roles": roles,
+        "batch": resolved.batch,
+        "effective_batch": resolved.batch.effective_batch,
+        "resolved": resolved.tree.to_json(),
+    })
+}
+
+fn human(resolved: &ResolvedConfig) -> String {
+    let mut out = format!("{}\n", resolved.source.display());
+    out.push_str(&format!("  dialect: {} ({})\n", resolved.detection.dialect.name(), resolved.detection.reason));
+    if resolved.roles.is_empty() {
+        out.push_str("  roles: none resolved\n");
+    } else {
+        out.push_str("  roles:\n");
+        let width = resolved.roles.keys().map(|r| r.name().len()).max().unwrap_or(0);
+        for (role, value) in &resolved.roles {
+            let (line, _) = value.file.line_col(value.span.start);
+            let shown = match &value.value {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            out.push_str(&format!("    {:width$}  {:<14} {}:{line}\n", role.name(), shown, value.file.display()));
+        }
+    }
+    let b = &resolved.batch;
+    match b.effective_batch {
+        Some(effective) => {
+            let world = match b.world_source {
+                WorldSource::Config => "world size from the config",
+                _ => "world size from --world-size / the manifest",
+            };
+            out.push_str(&format!(
+                "  effective batch: {effective} = {} micro batch × {} accumulation × {} data-parallel world ({world})\n",
+                b.micro_batch.unwrap_or(0),
+                b.accumulation.unwrap_or(0),
+                b.world_size.unwrap_or(0)
+            ));
+        }
+        None => {
+            let missing: Vec<&str> = [("micro batch", b.micro_batch), ("accumulation", b.accumulation), ("data-parallel world size", b.world_size)]
+                .iter()
+                .filter(|(_, v)| v.is_none())
+                .map(|(n, _)| *n)
+                .collect();
+            out.push_str(&format!("  effective batch: unknown ({} not known; `--world-size N` supplies the world size)\n", missing.join(", ")));
+        }
+    }
+    out
+}

@@ -1,0 +1,112 @@
+//! Human output with source snippets, through miette's graphical handler.
+
+use crate::diagnostic::{Applicability, Diagnostic, Severity};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode};
+use std::fmt;
+use std::sync::Arc;
+
+/// How the snippets look: colour only on a terminal without `NO_COLOR`.
+#[derive(Clone, Copy, Debug)]
+pub struct Style {
+    pub color: bool,
+    pub width: usize,
+}
+
+impl Style {
+    /// Plain (no colour, fixed width) unless stdout is a terminal and NO_COLOR is unset.
+    pub fn detect() -> Self {
+        use std::io::IsTerminal;
+        let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+        Style { color, width: 100 }
+    }
+
+    pub fn plain() -> Self {
+        Style { color: false, width: 100 }
+    }
+}
+
+pub fn render(diagnostics: &[Diagnostic], style: Style) -> String {
+    let theme = if style.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(style.width).with_links(false);
+    let mut out = String::new();
+    for d in diagnostics {
+        let view = MietteView::new(d);
+        if handler.render_report(&mut out, &view).is_err() {
+            out.push_str(&format!("{}: {} {}\n", d.file.display(), d.rule.code, d.message));
+        }
+        if let Some(note) = &d.note {
+            out.push_str(&format!("  note: {note}\n"));
+        }
+        if let Some(fix) = &d.fix {
+            let kind = match fix.applicability {
+                Applicability::Safe => "safe fix",
+                Applicability::Unsafe => "unsafe fix (--unsafe-fixes)",
+                Applicability::DisplayOnly => "suggestion",
+            };
+            out.push_str(&format!("  {kind}: {}\n", fix.message));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A `Diagnostic` as miette sees it.
+struct MietteView<'a> {
+    d: &'a Diagnostic,
+    source: NamedSource<Arc<str>>,
+}
+
+impl<'a> MietteView<'a> {
+    fn new(d: &'a Diagnostic) -> Self {
+        MietteView { d, source: NamedSource::new(d.file.display(), d.file.shared_text()) }
+    }
+}
+
+impl fmt::Debug for MietteView<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.d.message)
+    }
+}
+
+impl fmt::Display for MietteView<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.d.message)
+    }
+}
+
+impl std::error::Error for MietteView<'_> {}
+
+impl miette::Diagnostic for MietteView<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(format!("{} ({})", self.d.rule.code, self.d.rule.name)))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.d.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+            Severity::Info => miette::Severity::Advice,
+        })
+    }
+
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        self.d.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&self.source)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let d = self.d;
+        let primary = LabeledSpan::new_primary_with_span(d.label.clone(), d.span.start..d.span.end);
+        // Labels in another file (a stage file, a Hydra defaults file) cannot share
+        // this snippet; their message is part of the diagnostic's text instead.
+        let secondary = d
+            .labels
+            .iter()
+            .filter(|l| Arc::ptr_eq(&l.file, &d.file))
+            .map(|l| LabeledSpan::new_with_span(Some(l.message.clone()), l.span.start..l.span.end));
+        Some(Box::new(std::iter::once(primary).chain(secondary)))
+    }
+}

@@ -1,0 +1,67 @@
+//! Stage 5 of the pipeline: diagnostics rendered for people and machines.
+
+pub mod concise;
+pub mod full;
+pub mod json;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// Source snippets with labels, why and what to do (miette).
+    Full,
+    /// One line per finding: `file:line:col: CODE message`.
+    Concise,
+    /// One JSON object: `{"diagnostics": [...], "summary": {...}}`.
+    Json,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    pub files: usize,
+    pub errors: usize,
+    pub warnings: usize,
+    pub infos: usize,
+    pub fixable: usize,
+}
+
+impl Summary {
+    pub fn new(files: usize, diagnostics: &[Diagnostic]) -> Self {
+        let count = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
+        Summary {
+            files,
+            errors: count(Severity::Error),
+            warnings: count(Severity::Warning),
+            infos: count(Severity::Info),
+            fixable: diagnostics.iter().filter(|d| d.fix.is_some()).count(),
+        }
+    }
+
+    /// The closing line of the human formats.
+    pub fn line(&self) -> String {
+        let total = self.errors + self.warnings + self.infos;
+        if total == 0 {
+            return format!("All checks passed ({} file{} checked).", self.files, plural(self.files));
+        }
+        let mut text = format!(
+            "Found {} error{}, {} warning{}, {} info{} in {} file{} checked.",
+            self.errors,
+            plural(self.errors),
+            self.warnings,
+            plural(self.warnings),
+            self.infos,
+            plural(self.infos),
+            self.files,
+            plural(self.files)
+        );
+        if self.fixable > 0 {
+            text.push_str(&format!(" {} with a fix available (see `trainlint check --diff`).", self.fixable));
+        }
+        text
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

@@ -1,0 +1,177 @@
+//! Settings for a run: the manifest (found by walking up from the checked
+//! paths, as ruff finds `ruff.toml`), overridden by command-line options.
+
+use crate::error::FatalError;
+use crate::gpus;
+use crate::rules::selection::RuleSelection;
+use crate::schema::{GpuTarget, Manifest};
+use miette::NamedSource;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// Default for `safety-margin`: seed 004's optimizer uses 0.85 of capacity and
+/// its GPUs run at 83–85 % of capacity without OOM; see the book's memory page.
+pub const DEFAULT_SAFETY_MARGIN: f64 = 0.85;
+
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub manifest: Manifest,
+    /// The manifest file, when there is one.
+    pub manifest_path: Option<PathBuf>,
+    /// Where relative patterns in the manifest start: the manifest's folder, or the working directory.
+    pub root: PathBuf,
+    pub selection: RuleSelection,
+    /// `--world-size`, else the manifest's `world-size`.
+    pub world_size: Option<u32>,
+    /// Built-in and custom GPU targets.
+    pub catalog: Vec<GpuTarget>,
+    /// The targets selected by `--gpu` or the manifest's `gpus`.
+    pub gpus: Vec<GpuTarget>,
+}
+
+/// Command-line values that override the manifest.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    pub config: Option<PathBuf>,
+    pub select: Option<Vec<String>>,
+    pub extend_select: Vec<String>,
+    pub ignore: Vec<String>,
+    pub world_size: Option<u32>,
+    pub gpus: Vec<String>,
+}
+
+impl Settings {
+    /// Finds and reads the manifest for `paths`, then applies `overrides`.
+    pub fn discover(paths: &[PathBuf], overrides: &Overrides) -> Result<Settings, FatalError> {
+        let found = match &overrides.config {
+            Some(path) => Some(read_manifest(path, ManifestKind::from_path(path))?),
+            None => find_manifest(paths)?,
+        };
+        let (manifest, manifest_path, manifest_text) = match found {
+            Some((manifest, path, text)) => (manifest, Some(path), Some(text)),
+            None => (Manifest::default(), None, None),
+        };
+        let root = match &manifest_path {
+            Some(path) => path.parent().map(Path::to_path_buf).unwrap_or_default(),
+            None => PathBuf::from("."),
+        };
+        let manifest_error = |message: String, needle: Option<&str>, help: Option<String>| match (&manifest_path, &manifest_text) {
+            (Some(path), Some(text)) => FatalError::Manifest {
+                path: path.display().to_string(),
+                span: needle.and_then(|n| text.find(&format!("\"{n}\""))).map(|start| (start, needle.map_or(0, str::len) + 2).into()),
+                source_code: NamedSource::new(path.display().to_string(), text.clone()),
+                message,
+                help,
+            },
+            _ => FatalError::usage(message, help),
+        };
+
+        let select = overrides.select.as_deref().or(manifest.select.as_deref());
+        let extend_select: Vec<String> = manifest.extend_select.iter().chain(&overrides.extend_select).cloned().collect();
+        let ignore: Vec<String> = manifest.ignore.iter().chain(&overrides.ignore).cloned().collect();
+        let selection = RuleSelection::new(select, &extend_select, &ignore).map_err(|unknown| {
+            let help = Some("selectors are rule codes or prefixes (`SCH`, `SCH003`) or `ALL`; `trainlint rule --all` lists the codes".to_owned());
+            let message = format!("`{}` selects no rule", unknown.0);
+            if overrides.select.iter().flatten().chain(&overrides.extend_select).chain(&overrides.ignore).any(|s| *s == unknown.0) {
+                FatalError::usage(message, help)
+            } else {
+                manifest_error(message, Some(&unknown.0), help)
+            }
+        })?;
+
+        let catalog = gpus::catalog(&manifest.gpu);
+        let wanted = if overrides.gpus.is_empty() { &manifest.gpus } else { &overrides.gpus };
+        let mut gpus = Vec::new();
+        for id in wanted {
+            match catalog.iter().find(|t| t.id == *id) {
+                Some(target) => gpus.push(target.clone()),
+                None => {
+                    let ids: Vec<String> = catalog.iter().map(|t| t.id.clone()).collect();
+                    let suggestion = crate::rules::schema::suggest(id, &ids).map(|s| format!("did you mean `{s}`? "));
+                    let help = Some(format!("{}`trainlint gpus` lists the known targets; add others as `[[gpu]]` in the manifest", suggestion.unwrap_or_default()));
+                    let message = format!("unknown GPU target `{id}`");
+                    return Err(if overrides.gpus.is_empty() { manifest_error(message, Some(id), help) } else { FatalError::usage(message, help) });
+                }
+            }
+        }
+
+        Ok(Settings {
+            world_size: overrides.world_size.or(manifest.world_size),
+            manifest,
+            manifest_path,
+            root,
+            selection,
+            catalog,
+            gpus,
+        })
+    }
+
+    pub fn safety_margin(&self) -> f64 {
+        self.manifest.safety_margin.unwrap_or(DEFAULT_SAFETY_MARGIN)
+    }
+}
+
+#[derive(Clone, Copy)]
+enum ManifestKind {
+    Trainlint,
+    Pyproject,
+}
+
+impl ManifestKind {
+    fn from_path(path: &Path) -> Self {
+        if path.file_name().is_some_and(|n| n == "pyproject.toml") { ManifestKind::Pyproject } else { ManifestKind::Trainlint }
+    }
+}
+
+/// Walks up from the first path (or the working directory) to the first
+/// `trainlint.toml`, or `pyproject.toml` with a `[tool.trainlint]` table.
+fn find_manifest(paths: &[PathBuf]) -> Result<Option<(Manifest, PathBuf, String)>, FatalError> {
+    let start = paths.first().cloned().unwrap_or_else(|| PathBuf::from("."));
+    let start = std::path::absolute(&start).unwrap_or(start);
+    let mut dir = if start.is_dir() { Some(start.as_path()) } else { start.parent() };
+    while let Some(current) = dir {
+        let candidate = current.join("trainlint.toml");
+        if candidate.is_file() {
+            return read_manifest(&candidate, ManifestKind::Trainlint).map(Some);
+        }
+        let pyproject = current.join("pyproject.toml");
+        if pyproject.is_file() {
+            let text = std::fs::read_to_string(&pyproject).unwrap_or_default();
+            if text.contains("[tool.trainlint") {
+                return read_manifest(&pyproject, ManifestKind::Pyproject).map(Some);
+            }
+        }
+        dir = current.parent();
+    }
+    Ok(None)
+}
+
+#[derive(Deserialize)]
+struct Pyproject {
+    #[serde(default)]
+    tool: Option<PyprojectTools>,
+}
+
+#[derive(Deserialize)]
+struct PyprojectTools {
+    #[serde(default)]
+    trainlint: Option<Manifest>,
+}
+
+fn read_manifest(path: &Path, kind: ManifestKind) -> Result<(Manifest, PathBuf, String), FatalError> {
+    let text = std::fs::read_to_string(path).map_err(|e| FatalError::Io { path: path.display().to_string(), reason: e.to_string() })?;
+    let parsed = match kind {
+        ManifestKind::Trainlint => toml::from_str::<Manifest>(&text),
+        ManifestKind::Pyproject => toml::from_str::<Pyproject>(&text).map(|p| p.tool.and_then(|t| t.trainlint).unwrap_or_default()),
+    };
+    match parsed {
+        Ok(manifest) => Ok((manifest, path.to_path_buf(), text)),
+        Err(error) => Err(FatalError::Manifest {
+            path: path.display().to_string(),
+            message: error.message().trim().to_owned(),
+            span: error.span().map(Into::into),
+            source_code: NamedSource::new(path.display().to_string(), text),
+            help: Some("`trainlint schema manifest` describes every field".to_owned()),
+        }),
+    }
+}
