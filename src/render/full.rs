@@ -62,6 +62,13 @@ impl<'a> MietteView<'a> {
     }
 }
 
+impl MietteView<'_> {
+    /// Binary and empty files have no text to show.
+    fn has_snippet(&self) -> bool {
+        !self.d.file.text().is_empty() && self.d.span.end <= self.d.file.text().len()
+    }
+}
+
 impl fmt::Debug for MietteView<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.d.message)
@@ -94,10 +101,13 @@ impl miette::Diagnostic for MietteView<'_> {
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        Some(&self.source)
+        self.has_snippet().then_some(&self.source as &dyn SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        if !self.has_snippet() {
+            return None;
+        }
         let d = self.d;
         let primary = LabeledSpan::new_primary_with_span(d.label.clone(), d.span.start..d.span.end);
         // Labels in another file (a stage file, a Hydra defaults file) cannot share

@@ -56,7 +56,7 @@ impl Summary {
             plural(self.files)
         );
         if self.fixable > 0 {
-            text.push_str(&format!(" {} with a fix available (see `trainlint check --diff`).", self.fixable));
+            text.push_str(&format!(" {} with a fix available (`--output-format json` shows the edits).", self.fixable));
         }
         text
     }

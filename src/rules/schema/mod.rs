@@ -8,7 +8,8 @@ pub mod unknown_key;
 
 use crate::load::{Document, Node};
 use crate::rules::Checker;
-use jsonschema::error::ValidationErrorKind;
+use jsonschema::error::{TypeKind, ValidationErrorKind};
+use jsonschema::ValidationError;
 use serde_json::Value as Json;
 use std::sync::OnceLock;
 
@@ -42,45 +43,60 @@ pub fn validate(checker: &mut Checker, document: &Document, root: &Node, schema:
     }
     let instance = root.to_json();
     for error in schema.validator.iter_errors(&instance) {
-        let pointer = error.instance_path().to_string();
-        let Some((node, key_span)) = root.pointer(&pointer) else { continue };
-        match error.kind() {
-            ValidationErrorKind::AdditionalProperties { unexpected } => {
-                let known = known_keys(&schema.json, &pointer);
-                for key in unexpected {
-                    if let Some(entry) = node.entry(key) {
-                        checker.report(unknown_key::diagnostic(document, &pointer, entry, &known));
-                    }
+        report(checker, document, root, schema, &error);
+    }
+}
+
+fn report(checker: &mut Checker, document: &Document, root: &Node, schema: &CompiledSchema, error: &ValidationError<'_>) {
+    let pointer = error.instance_path().to_string();
+    let Some((node, key_span)) = root.pointer(&pointer) else { return };
+    match error.kind() {
+        ValidationErrorKind::AdditionalProperties { unexpected } => {
+            let known = known_keys(&schema.json, &pointer);
+            for key in unexpected {
+                if let Some(entry) = node.entry(key) {
+                    checker.report(unknown_key::diagnostic(document, &pointer, entry, &known));
                 }
             }
-            kind => {
-                let message = describe(kind, error.instance(), &error.to_string());
-                checker.report(schema_violation::diagnostic(document, &pointer, node, key_span, message));
+        }
+        // schemars writes an optional struct or enum as `anyOf: [T, null]`: the
+        // errors that matter are those of the one non-null branch, each at its own path.
+        ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
+            let branches: Vec<_> = context.iter().filter(|branch| !is_null_branch(branch)).collect();
+            match branches.as_slice() {
+                [only] if !only.is_empty() => {
+                    for inner in only.iter() {
+                        report(checker, document, root, schema, inner);
+                    }
+                }
+                _ => {
+                    let message = format!("{} matches none of the allowed forms", short(error.instance()));
+                    checker.report(schema_violation::diagnostic(document, &pointer, node, key_span, message));
+                }
             }
+        }
+        kind => {
+            let message = describe(kind, error.instance(), &error.to_string());
+            checker.report(schema_violation::diagnostic(document, &pointer, node, key_span, message));
         }
     }
 }
 
-/// One message for one violation. `anyOf`/`oneOf` (how schemars writes an
-/// optional enum or struct) are collapsed to the branch that is not `null`.
+/// A branch whose only complaint is "not null": the `null` half of an optional.
+fn is_null_branch(branch: &[ValidationError<'_>]) -> bool {
+    branch.iter().any(|e| matches!(e.kind(), ValidationErrorKind::Type { kind: TypeKind::Single(t) } if t.to_string() == "null"))
+        || branch.iter().any(|e| matches!(e.kind(), ValidationErrorKind::Constant { expected_value } if expected_value.is_null()))
+}
+
+/// One message for one violation, in the user's terms.
 fn describe(kind: &ValidationErrorKind, instance: &Json, fallback: &str) -> String {
     match kind {
-        ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
-            let branches: Vec<_> = context
-                .iter()
-                .filter(|branch| {
-                    !branch.iter().any(|e| matches!(e.kind(), ValidationErrorKind::Type { kind } if format!("{kind:?}").contains("Null")))
-                })
-                .collect();
-            match branches.as_slice() {
-                [only] if !only.is_empty() => describe(only[0].kind(), only[0].instance(), &only[0].to_string()),
-                _ => format!("{} matches none of the allowed forms", short(instance)),
-            }
-        }
         ValidationErrorKind::Type { kind } => {
-            let expected = format!("{kind:?}").to_lowercase();
-            let expected = expected.trim_start_matches("single(").trim_end_matches(')').replace("multiple(", "");
-            format!("expected {}, found {} {}", expected, json_type(instance), short(instance))
+            let expected: Vec<String> = match kind {
+                TypeKind::Single(t) => vec![t.to_string()],
+                TypeKind::Multiple(set) => set.iter().map(|t| t.to_string()).filter(|t| t != "null").collect(),
+            };
+            format!("expected {}, found {} {}", expected.join(" or "), json_type(instance), short(instance))
         }
         ValidationErrorKind::Enum { options } => {
             let options = options.as_array().map(|o| o.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")).unwrap_or_default();
@@ -88,6 +104,7 @@ fn describe(kind: &ValidationErrorKind, instance: &Json, fallback: &str) -> Stri
         }
         ValidationErrorKind::Minimum { limit } => format!("{} is less than the minimum of {limit}", short(instance)),
         ValidationErrorKind::Maximum { limit } => format!("{} is greater than the maximum of {limit}", short(instance)),
+        ValidationErrorKind::Required { property } => format!("missing required key {property}"),
         _ => fallback.to_owned(),
     }
 }

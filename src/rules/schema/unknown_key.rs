@@ -43,9 +43,14 @@ declare_rule! {
 pub fn diagnostic(document: &Document, parent_pointer: &str, entry: &Entry, known: &[String]) -> Diagnostic {
     let parent = dotted(parent_pointer);
     let place = if parent.is_empty() { "at the top level".to_owned() } else { format!("in `{parent}`") };
-    let mut diagnostic = Diagnostic::new(&UNKNOWN_KEY, &document.source, entry.key_span.clone(), format!("unknown key `{}` {place}", entry.key))
+    let suggestion = suggest(&entry.key, known);
+    let message = match suggestion {
+        Some(s) => format!("unknown key `{}` {place}; did you mean `{s}`?", entry.key),
+        None => format!("unknown key `{}` {place}", entry.key),
+    };
+    let mut diagnostic = Diagnostic::new(&UNKNOWN_KEY, &document.source, entry.key_span.clone(), message)
         .with_note("a key the format does not know is ignored by the launcher, so its value never takes effect");
-    match suggest(&entry.key, known) {
+    match suggestion {
         Some(suggestion) => {
             diagnostic = diagnostic
                 .with_label(format!("did you mean `{suggestion}`?"))
