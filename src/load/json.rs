@@ -31,7 +31,13 @@ pub fn parse(text: &str) -> Result<JsonTree, LoadError> {
     let collect = CollectOptions { comments: CommentCollectionStrategy::Off, tokens: false };
     let parsed = jsonc_parser::parse_to_ast(text, &collect, &strict).map_err(|error| {
         let range = error.range();
-        LoadError::Syntax { message: error.kind().to_string(), span: range.start..range.end }
+        let message = error.kind().to_string();
+        // jsonc-parser stops at 512 nested arrays or objects.
+        if message.contains("nesting depth") {
+            LoadError::TooDeep { span: range.start..range.end, limit: 512 }
+        } else {
+            LoadError::Syntax { message, span: range.start..range.end }
+        }
     })?;
     let mut duplicates = Vec::new();
     let root = match parsed.value {

@@ -46,7 +46,13 @@ pub fn parse(text: &str) -> Result<YamlTree, LoadError> {
         let (event, span) = result.map_err(|error| {
             let marker = error.marker();
             let offset = marker.byte_offset().unwrap_or_else(|| char_to_byte(text, marker.index()));
-            LoadError::Syntax { message: error.info(), span: offset..offset }
+            let message = error.info();
+            // granit stops at 255 nested collections (Options::*_nesting_limit).
+            if message.contains("recursion limit") || message.contains("nesting limit") {
+                LoadError::TooDeep { span: offset..offset, limit: 255 }
+            } else {
+                LoadError::Syntax { message, span: offset..offset }
+            }
         })?;
         let range = byte_range(text, &span);
         builder.event(event, range)?;

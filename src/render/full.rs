@@ -25,6 +25,8 @@ impl Style {
     }
 }
 
+const MAX_SNIPPET_LINE: usize = 400;
+
 pub fn render(diagnostics: &[Diagnostic], style: Style) -> String {
     let theme = if style.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
     let handler = GraphicalReportHandler::new_themed(theme).with_width(style.width).with_links(false);
@@ -33,6 +35,10 @@ pub fn render(diagnostics: &[Diagnostic], style: Style) -> String {
         let view = MietteView::new(d);
         if handler.render_report(&mut out, &view).is_err() {
             out.push_str(&format!("{}: {} {}\n", d.file.display(), d.rule.code, d.message));
+        }
+        if !view.has_snippet() {
+            let (line, column) = d.line_col();
+            out.push_str(&format!("  at {}:{line}:{column}\n", d.file.display()));
         }
         if let Some(note) = &d.note {
             out.push_str(&format!("  note: {note}\n"));
@@ -63,9 +69,15 @@ impl<'a> MietteView<'a> {
 }
 
 impl MietteView<'_> {
-    /// Binary and empty files have no text to show.
+    /// Binary and empty files have no text to show, and a line of thousands of
+    /// characters (minified JSON, a nesting bomb) is not worth showing.
     fn has_snippet(&self) -> bool {
-        !self.d.file.text().is_empty() && self.d.span.end <= self.d.file.text().len()
+        let text = self.d.file.text();
+        if text.is_empty() || self.d.span.end > text.len() {
+            return false;
+        }
+        let (line, _) = self.d.file.line_col(self.d.span.start);
+        self.d.file.line_text(line).len() <= MAX_SNIPPET_LINE
     }
 }
 
