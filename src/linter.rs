@@ -4,7 +4,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::error::FatalError;
 use crate::load::discover::SourcePath;
-use crate::load::{self, Document};
+use crate::load::{self, Document, LoadError};
 use crate::resolve::{self, Dialect, ResolvedConfig};
 use crate::rules::{Checker, schema as sch};
 use crate::settings::Settings;
@@ -31,6 +31,7 @@ pub fn lint_document(document: Document, settings: &Settings) -> FileReport {
         checker.report(sch::duplicate_key::diagnostic(&document, duplicate));
     }
     let resolved = match &document.root {
+        Err(LoadError::Empty) if resolve::hydra::primary_config_of_group_option(document.source.path()).is_some() => None,
         Err(error) => {
             checker.report(sch::invalid_syntax::diagnostic(&document, error));
             None

@@ -5,6 +5,7 @@
 //! file and span it came from, and the batch arithmetic derived from them.
 
 pub mod batch;
+pub mod hydra;
 pub mod native;
 
 use crate::load::{Document, Node};

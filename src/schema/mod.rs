@@ -28,7 +28,21 @@ pub fn schema(name: &str) -> Option<serde_json::Value> {
         "manifest" => schemars::schema_for!(Manifest),
         _ => return None,
     };
-    Some(schema.to_value())
+    Some(with_header_first(name, schema.to_value()))
+}
+
+/// `$schema`, `$id`, `title` and `description` first, as people expect to read them.
+fn with_header_first(name: &str, value: serde_json::Value) -> serde_json::Value {
+    let serde_json::Value::Object(mut map) = value else { return value };
+    let mut ordered = serde_json::Map::new();
+    map.insert("$id".into(), format!("https://trainlint.dev/schemas/{name}.schema.json").into());
+    for key in ["$schema", "$id", "title", "description"] {
+        if let Some(v) = map.remove(key) {
+            ordered.insert(key.into(), v);
+        }
+    }
+    ordered.extend(map);
+    serde_json::Value::Object(ordered)
 }
 
 /// The committed text of a schema file: pretty JSON with a final newline.

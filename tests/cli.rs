@@ -1,0 +1,154 @@
+//! End-to-end behaviour of the binary: exit codes, JSON contract, hostile inputs.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+fn json(args: &[&str]) -> (i32, serde_json::Value) {
+    let output = common::trainlint(args);
+    let value = serde_json::from_str(&common::stdout(&output)).unwrap_or_else(|e| panic!("{e}: {}", common::stdout(&output)));
+    (output.status.code().unwrap_or(-1), value)
+}
+
+#[test]
+fn sch002_sch003_sch004_at_the_right_line_and_column() {
+    let (code, value) = json(&["check", "--output-format", "json", "fixtures/rules/SCH002/mixed_errors.yaml"]);
+    assert_eq!(code, 1);
+    let found: Vec<(String, u64, u64)> = value["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["code"].as_str().unwrap().to_owned(), d["line"].as_u64().unwrap(), d["column"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(found, vec![("SCH002".into(), 4, 16), ("SCH003".into(), 5, 3), ("SCH004".into(), 8, 3)]);
+    let sch003 = &value["diagnostics"][1];
+    assert!(sch003["message"].as_str().unwrap().contains("did you mean `accumulation`?"));
+    assert_eq!(sch003["fix"]["applicability"], "unsafe");
+    assert_eq!(sch003["fix"]["edits"][0]["content"], "accumulation");
+    for d in value["diagnostics"].as_array().unwrap() {
+        for key in ["code", "severity", "message", "file", "line", "column", "stage", "gpu", "fix"] {
+            assert!(d.get(key).is_some(), "diagnostic lacks `{key}`");
+        }
+        assert_eq!(d["file"], "fixtures/rules/SCH002/mixed_errors.yaml");
+    }
+    assert_eq!(value["summary"]["errors"], 3);
+}
+
+#[test]
+fn exit_codes() {
+    assert_eq!(common::trainlint(&["check", "fixtures/seeds"]).status.code(), Some(0));
+    assert_eq!(common::trainlint(&["check", "fixtures/rules/SCH004/duplicate_keys.yaml"]).status.code(), Some(1));
+    assert_eq!(common::trainlint(&["check", "--exit-zero", "fixtures/rules/SCH004/duplicate_keys.yaml"]).status.code(), Some(0));
+    let missing = common::trainlint(&["check", "no/such/path.yaml"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(common::stderr(&missing).contains("no/such/path.yaml"));
+    assert_eq!(common::trainlint(&["check", "--select", "NOPE", "fixtures/seeds"]).status.code(), Some(2));
+    assert_eq!(common::trainlint(&["check", "--gpu", "rtx-409", "fixtures/seeds"]).status.code(), Some(2));
+    assert_eq!(common::trainlint(&["check", "--bogus-flag"]).status.code(), Some(2));
+}
+
+#[test]
+fn select_and_ignore() {
+    let (_, value) = json(&["check", "--output-format", "json", "--ignore", "SCH004", "fixtures/rules/SCH002/mixed_errors.yaml"]);
+    let codes: Vec<&str> = value["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
+    assert_eq!(codes, vec!["SCH002", "SCH003"]);
+    let (_, value) = json(&["check", "--output-format", "json", "--select", "SCH003", "fixtures/rules/SCH002/mixed_errors.yaml"]);
+    assert_eq!(value["diagnostics"].as_array().unwrap().len(), 1);
+}
+
+/// Each hostile file: under a second, no panic, a clear SCH001 message, exit 1.
+#[test]
+fn hostile_inputs_fail_fast_and_clearly() {
+    let cases = [
+        ("fixtures/rules/SCH001/alias_bomb.yaml", "aliases expand"),
+        ("fixtures/rules/SCH001/deep_nesting.json", "nesting deeper"),
+        ("fixtures/rules/SCH001/deep_nesting.yaml", "nesting deeper"),
+        ("fixtures/rules/SCH001/binary.yaml", "binary file"),
+        ("fixtures/rules/SCH001/empty.yaml", "empty file"),
+        ("fixtures/rules/SCH001/latin1.yaml", "not UTF-8"),
+    ];
+    for (path, expected) in cases {
+        let start = Instant::now();
+        let output = common::trainlint(&["check", "--output-format", "concise", path]);
+        let elapsed = start.elapsed();
+        assert_eq!(output.status.code(), Some(1), "{path}");
+        assert!(elapsed < Duration::from_secs(1), "{path} took {elapsed:?}");
+        let text = common::stdout(&output);
+        assert!(text.contains("SCH001") && text.contains(expected), "{path}: {text}");
+        assert!(!common::stderr(&output).contains("panicked"), "{path}");
+    }
+}
+
+#[test]
+fn rule_command_prints_docs() {
+    let output = common::trainlint(&["rule", "SCH003"]);
+    assert!(output.status.success());
+    let text = common::stdout(&output);
+    for part in ["unknown-key (SCH003)", "## What it does", "## Why is this bad?", "## Example", "## Fix safety"] {
+        assert!(text.contains(part), "{part}");
+    }
+    let all = common::stdout(&common::trainlint(&["rule", "--all"]));
+    for rule in trainlint::rules::codes::ALL {
+        assert!(all.contains(rule.code));
+    }
+    assert_eq!(common::trainlint(&["rule", "SCH999"]).status.code(), Some(2));
+}
+
+#[test]
+fn show_reports_roles_with_their_lines_and_the_effective_batch() {
+    let (code, value) = json(&["show", "--output-format", "json", "fixtures/seeds/000_spectrum_rtx4090.yaml"]);
+    assert_eq!(code, 0);
+    assert_eq!(value["dialect"], "native");
+    assert_eq!(value["roles"]["micro_batch"]["value"], 48);
+    assert_eq!(value["roles"]["micro_batch"]["line"], 8);
+    assert_eq!(value["roles"]["accumulation"]["value"], 2);
+    assert_eq!(value["effective_batch"], 96);
+    assert_eq!(value["resolved"]["settings"]["loss"]["bin_size"], 0.1);
+    // No world size in the config: unknown until given.
+    let (_, value) = json(&["show", "--output-format", "json", "fixtures/seeds/001_rna_3e_ffi.yaml"]);
+    assert!(value["effective_batch"].is_null());
+    let (_, value) = json(&["show", "--output-format", "json", "--world-size", "4", "fixtures/seeds/001_rna_3e_ffi.yaml"]);
+    assert_eq!(value["effective_batch"], 8);
+    let text = common::stdout(&common::trainlint(&["show", "fixtures/seeds/002_dreams.yaml"]));
+    assert!(text.contains("effective batch: 4 = 1 micro batch × 2 accumulation × 2 data-parallel world"), "{text}");
+}
+
+#[test]
+fn manifest_is_found_by_walking_up_and_its_errors_exit_2() {
+    let dir = std::env::temp_dir().join(format!("trainlint-manifest-{}", std::process::id()));
+    let nested = dir.join("conf/deep");
+    std::fs::create_dir_all(&nested).unwrap();
+    std::fs::write(nested.join("a.yaml"), "trainlint: 1\nbatch: {micro_batch: 8, micro_batch: 4}\n").unwrap();
+    std::fs::write(dir.join("trainlint.toml"), "ignore = [\"SCH004\"]\n").unwrap();
+    let output = common::trainlint_in(&dir, &["check", "conf/deep/a.yaml"]);
+    assert_eq!(output.status.code(), Some(0), "{}", common::stdout(&output));
+
+    std::fs::write(dir.join("trainlint.toml"), "ignore = [\"SCH004\"]\nworld-sise = 2\n").unwrap();
+    let output = common::trainlint_in(&dir, &["check", "conf/deep/a.yaml"]);
+    assert_eq!(output.status.code(), Some(2));
+    let err = common::stderr(&output);
+    assert!(err.contains("world-sise") && err.contains("trainlint.toml"), "{err}");
+
+    std::fs::remove_file(dir.join("trainlint.toml")).unwrap();
+    std::fs::write(dir.join("pyproject.toml"), "[project]\nname = \"x\"\n\n[tool.trainlint]\nselect = [\"SCH00\"]\nignore = [\"SCH004\"]\n").unwrap();
+    let output = common::trainlint_in(&dir.join("conf"), &["check", "deep/a.yaml"]);
+    assert_eq!(output.status.code(), Some(0), "{}", common::stdout(&output));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_file_is_never_modified_by_check() {
+    let path = common::repo().join("fixtures/rules/SCH003/typo_keys.yaml");
+    let before = std::fs::read(&path).unwrap();
+    common::trainlint(&["check", "fixtures/rules/SCH003/typo_keys.yaml"]);
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+/// An empty file that is an option of a Hydra config group means "nothing" to Hydra.
+#[test]
+fn an_empty_hydra_group_option_is_not_an_error() {
+    let output = common::trainlint(&["check", "fixtures/hydra"]);
+    assert_eq!(output.status.code(), Some(0), "{}", common::stdout(&output));
+    let output = common::trainlint(&["check", "fixtures/rules/SCH001/empty.yaml"]);
+    assert_eq!(output.status.code(), Some(1));
+}

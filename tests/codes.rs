@@ -1,0 +1,34 @@
+//! The list of codes is snapshotted so that a renamed or dropped code shows up in review.
+
+#[test]
+fn rule_codes() {
+    let list: Vec<String> = trainlint::rules::codes::ALL
+        .iter()
+        .map(|r| format!("{} {} {} fix={:?} since={}", r.code, r.name, r.severity.as_str(), r.fix, r.since))
+        .collect();
+    insta::assert_snapshot!(list.join("\n"));
+}
+
+/// Every rule's docs have the sections `trainlint rule` and the book rely on.
+#[test]
+fn rule_docs_have_every_section() {
+    for rule in trainlint::rules::codes::ALL {
+        let docs = rule.docs();
+        for section in ["## What it does", "## Why is this bad?", "## Example", "## Fix safety"] {
+            assert!(docs.contains(section), "{} lacks `{section}`", rule.code);
+        }
+        assert!(!rule.summary().is_empty());
+    }
+}
+
+/// Codes are unique, well-formed and grouped.
+#[test]
+fn codes_are_unique_and_well_formed() {
+    let mut seen = std::collections::BTreeSet::new();
+    for rule in trainlint::rules::codes::ALL {
+        assert!(seen.insert(rule.code), "duplicate {}", rule.code);
+        let (group, number) = rule.code.split_at(rule.code.len() - 3);
+        assert!(["SCH", "BAT", "MEM", "RES", "HW", "ENV", "CUR", "MIG"].contains(&group), "{}", rule.code);
+        assert!(number.chars().all(|c| c.is_ascii_digit()), "{}", rule.code);
+    }
+}

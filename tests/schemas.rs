@@ -1,0 +1,68 @@
+//! `schemas/*.schema.json` are generated from the Rust types and committed.
+//! This test fails when one is stale; `TRAINLINT_WRITE_SCHEMAS=1 cargo test
+//! --test schemas` rewrites them.
+
+mod common;
+
+use trainlint::schema::{self, NAMES, Role};
+
+#[test]
+fn committed_schemas_are_current() {
+    let write = std::env::var_os("TRAINLINT_WRITE_SCHEMAS").is_some_and(|v| v == "1");
+    let mut stale = Vec::new();
+    for name in NAMES {
+        let path = common::repo().join("schemas").join(format!("{name}.schema.json"));
+        let expected = schema::schema_text(name).expect("known schema");
+        if write {
+            std::fs::write(&path, &expected).expect("write schema");
+        } else if std::fs::read_to_string(&path).ok().as_deref() != Some(expected.as_str()) {
+            stale.push(path.display().to_string());
+        }
+    }
+    assert!(stale.is_empty(), "stale schemas (run `TRAINLINT_WRITE_SCHEMAS=1 cargo test --test schemas`): {stale:?}");
+}
+
+#[test]
+fn schema_command_prints_the_committed_file() {
+    let output = common::trainlint(&["schema", "training-config"]);
+    assert!(output.status.success());
+    let committed = std::fs::read_to_string(common::repo().join("schemas/training-config.schema.json")).unwrap();
+    assert_eq!(common::stdout(&output), committed);
+}
+
+/// Every role annotation in the native schema matches the native bindings table, and back.
+#[test]
+fn schema_roles_agree_with_native_bindings() {
+    let schema = schema::schema("training-config").unwrap();
+    let mut annotated = Vec::new();
+    collect_roles(&schema, &schema, "", &mut annotated);
+    annotated.sort();
+    let mut bound: Vec<(String, String)> = trainlint::resolve::native::BINDINGS.iter().map(|(r, p)| (p.to_string(), r.name().to_string())).collect();
+    bound.sort();
+    assert_eq!(annotated, bound);
+    for (_, role) in &annotated {
+        assert!(Role::from_name(role).is_some(), "unknown role {role}");
+    }
+}
+
+fn collect_roles(root: &serde_json::Value, node: &serde_json::Value, path: &str, out: &mut Vec<(String, String)>) {
+    let Some(properties) = node.get("properties").and_then(|p| p.as_object()) else { return };
+    for (key, property) in properties {
+        let dotted = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+        if let Some(role) = property.pointer("/x-trainlint/role").and_then(|r| r.as_str()) {
+            out.push((dotted.clone(), role.to_owned()));
+        }
+        let target = deref(root, property);
+        collect_roles(root, target, &dotted, out);
+    }
+}
+
+fn deref<'a>(root: &'a serde_json::Value, node: &'a serde_json::Value) -> &'a serde_json::Value {
+    if let Some(r) = node.get("$ref").and_then(|r| r.as_str()) {
+        return root.pointer(&r[1..]).unwrap_or(node);
+    }
+    if let Some(branch) = node.get("anyOf").and_then(|a| a.as_array()).and_then(|a| a.iter().find(|b| b.get("$ref").is_some())) {
+        return deref(root, branch);
+    }
+    node
+}
