@@ -44,7 +44,7 @@ pub struct Detection {
 
 pub fn detect(root: &Node) -> Detection {
     if root.get("trainlint").is_some() {
-        return Detection { dialect: Dialect::Native, reason: "top-level key `trainlint` (the native format version)".into() };
+        return Detection { dialect: Dialect::Native, reason: "the top-level key `trainlint` marks the native format".into() };
     }
     Detection {
         dialect: Dialect::Unknown,
