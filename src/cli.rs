@@ -66,6 +66,9 @@ pub struct CheckArgs {
     /// Apply the manifest's excludes to files named on the command line too (for pre-commit).
     #[arg(long)]
     pub force_exclude: bool,
+    /// Compare with the same files at this git revision (read with `git show`, nothing checked out).
+    #[arg(long, value_name = "REV")]
+    pub baseline: Option<String>,
 }
 
 #[derive(Debug, Args)]

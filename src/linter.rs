@@ -1,15 +1,19 @@
-//! Runs the pipeline over files: load → resolve → rules. Rendering and
-//! applying fixes happen after, on the reports this returns.
+//! Runs the pipeline: load → resolve → rules, per file, then per curriculum
+//! stage, then against a baseline revision. Rendering and applying fixes
+//! happen after, on the diagnostics this returns.
 
 use crate::diagnostic::Diagnostic;
 use crate::error::FatalError;
 use crate::load::discover::SourcePath;
-use crate::load::{self, Document, LoadError};
+use crate::load::git::Revision;
+use crate::load::{self, Document, Format, LoadError};
+use crate::resolve::curriculum::{self, ResolvedCurriculum};
 use crate::resolve::{self, Dialect, ResolvedConfig};
-use crate::rules::{Checker, schema as sch};
+use crate::rules::{Checker, batch, curriculum as cur, resolution, schema as sch};
 use crate::settings::Settings;
 use globset::{Glob, GlobMatcher};
-use std::path::Path;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
 
 /// Everything known about one checked file.
 #[derive(Debug)]
@@ -30,32 +34,128 @@ pub fn lint_document(document: Document, settings: &Settings) -> FileReport {
     for duplicate in &document.duplicates {
         checker.report(sch::duplicate_key::diagnostic(&document, duplicate));
     }
+    // A stage file means something only over its base: the curriculum pass resolves it.
+    let is_stage = settings.is_stage_file(document.source.path());
     let resolved = match &document.root {
         Err(LoadError::Empty) if resolve::hydra::primary_config_of_group_option(document.source.path()).is_some() => None,
         Err(error) => {
             checker.report(sch::invalid_syntax::diagnostic(&document, error));
             None
         }
+        Ok(_) if is_stage => None,
         Ok(root) => {
             let resolved = resolve::resolve(&document, root, settings);
             if resolved.detection.dialect == Dialect::Native {
                 sch::validate(&mut checker, &document, root, sch::compiled("training-config"));
             }
+            batch::check(&mut checker, &resolved);
             Some(resolved)
         }
     };
     let mut diagnostics = checker.into_diagnostics();
-    let ignored = per_file_ignores(settings, document.source.path());
-    diagnostics.retain(|d| !ignored.iter().any(|code| d.rule.code.starts_with(code.as_str())));
+    retain_not_ignored(&mut diagnostics, settings);
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     FileReport { document, resolved, diagnostics }
 }
 
+/// The manifest's curriculum, resolved from disk: stage schema, CUR001, and
+/// the batch rules per stage with BAT002 across stages.
+pub fn lint_curriculum(settings: &Settings) -> Result<(Option<ResolvedCurriculum>, Vec<Diagnostic>), FatalError> {
+    let Some(spec) = &settings.manifest.curriculum else { return Ok((None, Vec::new())) };
+    let from_disk = |path: &Path, display: &str| load::load_file(path, display, Format::from_path(path).unwrap_or(Format::Yaml));
+    let Some(resolved) = curriculum::resolve(spec, settings, &from_disk)? else { return Ok((None, Vec::new())) };
+    let mut checker = Checker::new(&settings.selection);
+    let native = resolved.base.detection.dialect == Dialect::Native;
+    let reference = resolved.base.batch.effective_batch;
+    for stage in &resolved.stages {
+        let Ok(stage_root) = &stage.document.root else { continue };
+        if native {
+            let mut stage_checker = Checker::new(&settings.selection);
+            sch::validate(&mut stage_checker, &stage.document, stage_root, sch::compiled("curriculum-stage"));
+            for mut d in stage_checker.into_diagnostics() {
+                d.stage = Some(stage.name.clone());
+                checker.report(d);
+            }
+        }
+        cur::unknown_stage_key::check(&mut checker, &stage.document, stage_root, &resolved.known, &stage.name, native.then_some("settings"));
+
+        let own_target = stage.resolved.role(crate::schema::Role::EffectiveBatchTarget).is_some_and(|v| std::sync::Arc::ptr_eq(&v.file, &stage.document.source));
+        match (reference, stage.resolved.batch.effective_batch) {
+            (Some(reference), Some(effective)) if effective != reference && !own_target && stage.resolved.batch.problem.is_none() => {
+                checker.report(batch::stage_mismatch::diagnostic(&stage.resolved, reference, "base config", effective));
+            }
+            _ => batch::check(&mut checker, &stage.resolved),
+        }
+    }
+    let mut diagnostics = checker.into_diagnostics();
+    retain_not_ignored(&mut diagnostics, settings);
+    Ok((Some(resolved), diagnostics))
+}
+
+/// Compares configs with their state at a git revision: BAT005, RES001, RES002.
+pub fn lint_baseline(settings: &Settings, revision: &Revision, files: &[&ResolvedConfig], curriculum: Option<&ResolvedCurriculum>) -> Result<Vec<Diagnostic>, FatalError> {
+    let mut checker = Checker::new(&settings.selection);
+    for current in files {
+        let source = current.source();
+        let format = Format::from_path(source.path()).unwrap_or(Format::Yaml);
+        let baseline = revision.load(source.path(), source.display(), format).map_err(|e| FatalError::Io { path: source.display().to_owned(), reason: e.to_string() })?;
+        let Some(document) = baseline else { continue };
+        let Ok(root) = &document.root else { continue };
+        let old = resolve::resolve(&document, root, settings);
+        compare(&mut checker, settings, current, &old, &revision.name);
+    }
+    if let (Some(spec), Some(current)) = (&settings.manifest.curriculum, curriculum) {
+        let at_revision = |path: &Path, display: &str| -> std::io::Result<Document> {
+            let format = Format::from_path(path).unwrap_or(Format::Yaml);
+            revision.load(path, display, format)?.ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "not in the baseline revision"))
+        };
+        if let Ok(Some(old)) = curriculum::resolve(spec, settings, &at_revision) {
+            for stage in &current.stages {
+                if let Some(old_stage) = old.stages.iter().find(|s| s.name == stage.name) {
+                    compare(&mut checker, settings, &stage.resolved, &old_stage.resolved, &revision.name);
+                }
+            }
+        }
+    }
+    let mut diagnostics = checker.into_diagnostics();
+    retain_not_ignored(&mut diagnostics, settings);
+    Ok(diagnostics)
+}
+
+fn compare(checker: &mut Checker, settings: &Settings, current: &ResolvedConfig, old: &ResolvedConfig, revision: &str) {
+    if let (Some(new), Some(before)) = (current.batch.effective_batch, old.batch.effective_batch)
+        && new != before
+    {
+        checker.report(batch::baseline_changed::diagnostic(current, old, revision, before, new));
+    }
+    resolution::coarser::check(checker, settings, current, old, revision);
+    if let Some(d) = resolution::precision_lowered::diagnostic(current, old, revision) {
+        checker.report(d);
+    }
+}
+
+/// Drops diagnostics that the same finding already produced (a base-config
+/// value seen again from every stage): same code, file and span.
+pub fn dedupe(diagnostics: &mut Vec<Diagnostic>) {
+    let mut seen: HashSet<(&'static str, PathBuf, usize, usize)> = HashSet::new();
+    diagnostics.retain(|d| {
+        let path = std::fs::canonicalize(d.file.path()).unwrap_or_else(|_| d.file.path().to_path_buf());
+        seen.insert((d.rule.code, path, d.span.start, d.span.end))
+    });
+}
+
+fn retain_not_ignored(diagnostics: &mut Vec<Diagnostic>, settings: &Settings) {
+    if settings.manifest.per_file_ignores.is_empty() {
+        return;
+    }
+    diagnostics.retain(|d| {
+        let ignored = per_file_ignores(settings, d.file.path());
+        !ignored.iter().any(|code| d.rule.code.starts_with(code.as_str()))
+    });
+}
+
 /// The codes `per-file-ignores` silences for a path (patterns are relative to the manifest).
 fn per_file_ignores(settings: &Settings, path: &Path) -> Vec<String> {
-    if settings.manifest.per_file_ignores.is_empty() {
-        return Vec::new();
-    }
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let root = std::path::absolute(&settings.root).unwrap_or_else(|_| settings.root.clone());
     let relative = absolute.strip_prefix(&root).unwrap_or(&absolute);

@@ -27,6 +27,8 @@ pub struct Settings {
     pub catalog: Vec<GpuTarget>,
     /// The targets selected by `--gpu` or the manifest's `gpus`.
     pub gpus: Vec<GpuTarget>,
+    /// Canonical paths of the curriculum's stage files (resolved over their base, not alone).
+    pub stage_files: Vec<PathBuf>,
 }
 
 /// Command-line values that override the manifest.
@@ -47,6 +49,19 @@ impl Settings {
             Some(path) => Some(read_manifest(path, ManifestKind::from_path(path))?),
             None => find_manifest(paths)?,
         };
+        Settings::from_found(found, overrides)
+    }
+
+    /// Settings from a given manifest file (or none), with `overrides` applied.
+    pub fn from_manifest(path: Option<&Path>, overrides: &Overrides) -> Result<Settings, FatalError> {
+        let found = match path {
+            Some(path) => Some(read_manifest(path, ManifestKind::from_path(path))?),
+            None => None,
+        };
+        Settings::from_found(found, overrides)
+    }
+
+    fn from_found(found: Option<(Manifest, PathBuf, String)>, overrides: &Overrides) -> Result<Settings, FatalError> {
         let (manifest, manifest_path, manifest_text) = match found {
             Some((manifest, path, text)) => (manifest, Some(path), Some(text)),
             None => (Manifest::default(), None, None),
@@ -95,7 +110,13 @@ impl Settings {
             }
         }
 
-        Ok(Settings {
+        for pattern in manifest.per_file_ignores.keys().chain(manifest.exclude.iter().flatten()).chain(&manifest.extend_exclude) {
+            if let Err(error) = globset::Glob::new(pattern) {
+                return Err(manifest_error(format!("invalid glob pattern `{pattern}`: {error}"), Some(pattern), None));
+            }
+        }
+
+        let mut settings = Settings {
             world_size: overrides.world_size.or(manifest.world_size),
             manifest,
             manifest_path,
@@ -103,7 +124,18 @@ impl Settings {
             selection,
             catalog,
             gpus,
-        })
+            stage_files: Vec::new(),
+        };
+        if let Some(curriculum) = &settings.manifest.curriculum {
+            let stages = crate::resolve::curriculum::stage_paths(curriculum, &settings)?;
+            settings.stage_files = stages.iter().filter_map(|(path, _)| std::fs::canonicalize(path).ok()).collect();
+        }
+        Ok(settings)
+    }
+
+    /// Whether `path` is one of the curriculum's stage files.
+    pub fn is_stage_file(&self, path: &Path) -> bool {
+        !self.stage_files.is_empty() && std::fs::canonicalize(path).is_ok_and(|p| self.stage_files.contains(&p))
     }
 
     pub fn safety_margin(&self) -> f64 {
@@ -128,22 +160,31 @@ impl ManifestKind {
 fn find_manifest(paths: &[PathBuf]) -> Result<Option<(Manifest, PathBuf, String)>, FatalError> {
     let start = paths.first().cloned().unwrap_or_else(|| PathBuf::from("."));
     let start = std::path::absolute(&start).unwrap_or(start);
-    let mut dir = if start.is_dir() { Some(start.as_path()) } else { start.parent() };
-    while let Some(current) = dir {
-        let candidate = current.join("trainlint.toml");
-        if candidate.is_file() {
-            return read_manifest(&candidate, ManifestKind::Trainlint).map(Some);
-        }
-        let pyproject = current.join("pyproject.toml");
-        if pyproject.is_file() {
-            let text = std::fs::read_to_string(&pyproject).unwrap_or_default();
-            if text.contains("[tool.trainlint") {
-                return read_manifest(&pyproject, ManifestKind::Pyproject).map(Some);
-            }
-        }
-        dir = current.parent();
+    let dir = if start.is_dir() { start.as_path() } else { start.parent().unwrap_or(Path::new("/")) };
+    match nearest_manifest(dir) {
+        Some(path) => read_manifest(&path, ManifestKind::from_path(&path)).map(Some),
+        None => Ok(None),
     }
-    Ok(None)
+}
+
+/// The manifest that governs files in `dir`: the nearest `trainlint.toml`, or
+/// `pyproject.toml` with a `[tool.trainlint]` table, in `dir` or above (as ruff
+/// finds the nearest configuration for each file).
+pub fn nearest_manifest(dir: &Path) -> Option<PathBuf> {
+    let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let mut current = Some(absolute.as_path());
+    while let Some(dir) = current {
+        let candidate = dir.join("trainlint.toml");
+        if candidate.is_file() {
+            return Some(candidate);
+        }
+        let pyproject = dir.join("pyproject.toml");
+        if pyproject.is_file() && std::fs::read_to_string(&pyproject).is_ok_and(|text| text.contains("[tool.trainlint")) {
+            return Some(pyproject);
+        }
+        current = dir.parent();
+    }
+    None
 }
 
 #[derive(Deserialize)]

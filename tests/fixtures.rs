@@ -1,44 +1,67 @@
 //! One insta snapshot per fixture: the input, the rendered diagnostics (no
-//! colour, fixed width) and the JSON. Fixtures named `ok_*` must produce no
-//! diagnostic of the rule their folder is named after.
+//! colour, fixed width) and the JSON. A fixture is a file, or a folder (with
+//! its own `trainlint.toml`) checked as a whole. Fixtures named `ok_*` must
+//! produce no diagnostic of the rule their folder is named after; the others
+//! must produce at least one.
 
 mod common;
 
-use trainlint::linter;
-use trainlint::load::Format;
-use trainlint::load::discover::SourcePath;
+use std::path::{Path, PathBuf};
+use trainlint::commands::check::collect;
 use trainlint::render::{self, Summary, full::Style};
-use trainlint::settings::{Overrides, Settings};
+use trainlint::settings::Overrides;
 
-fn snapshot_for(path: &std::path::Path) -> String {
+fn input_of(path: &Path) -> String {
+    let mut files: Vec<PathBuf> = if path.is_dir() {
+        walk(path)
+    } else {
+        vec![path.to_path_buf()]
+    };
+    files.sort();
+    let mut out = String::new();
+    for file in files {
+        let bytes = std::fs::read(&file).expect("read fixture");
+        if path.is_dir() {
+            out.push_str(&format!("==> {} <==\n", file.strip_prefix(path).unwrap_or(&file).display()));
+        }
+        match std::str::from_utf8(&bytes) {
+            Ok(text) if !text.contains('\0') && text.len() < 4_000 => out.push_str(text),
+            _ => out.push_str(&format!("<{} bytes, not shown: binary, non-UTF-8 or large>\n", bytes.len())),
+        }
+    }
+    out
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() { out.extend(walk(&path)) } else { out.push(path) }
+    }
+    out
+}
+
+fn snapshot_for(path: &Path) -> String {
     let repo = common::repo();
-    let relative = path.strip_prefix(&repo).unwrap_or(path);
-    let display = relative.display().to_string();
-    let format = Format::from_path(path).unwrap_or(Format::Yaml);
-    let settings = Settings::discover(&[path.to_path_buf()], &Overrides::default()).expect("settings");
-    let file = SourcePath { path: path.to_path_buf(), display: display.clone(), format };
-    let report = linter::lint_file(&file, &settings).expect("fixture is readable");
+    let relative = path.strip_prefix(&repo).unwrap_or(path).to_path_buf();
+    let (files, diagnostics) = collect(&[relative.clone()], &Overrides::default(), None, false, false).expect("fixture checks");
 
     let folder = relative.parent().and_then(|p| p.file_name()).and_then(|n| n.to_str()).unwrap_or("");
     let name = relative.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let display = relative.display();
     if name.starts_with("ok_") {
         assert!(
-            !report.diagnostics.iter().any(|d| d.rule.code == folder),
+            !diagnostics.iter().any(|d| d.rule.code == folder),
             "{display} must not trigger {folder}: {:?}",
-            report.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>()
+            diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>()
         );
-    } else if folder.len() == 6 && folder.chars().all(|c| c.is_ascii_alphanumeric()) {
-        assert!(report.diagnostics.iter().any(|d| d.rule.code == folder), "{display} must trigger {folder}");
+    } else if trainlint::rules::codes::find(folder).is_some() {
+        assert!(diagnostics.iter().any(|d| d.rule.code == folder), "{display} must trigger {folder}");
     }
 
-    let bytes = std::fs::read(path).expect("read fixture");
-    let input = match std::str::from_utf8(&bytes) {
-        Ok(text) if !text.contains('\0') && text.len() < 4_000 => text.to_owned(),
-        _ => format!("<{} bytes, not shown: binary, non-UTF-8 or large>\n", bytes.len()),
-    };
-    let full = render::full::render(&report.diagnostics, Style::plain());
-    let json = render::json::render(&report.diagnostics, &Summary::new(1, &report.diagnostics));
-    format!("----- input -----\n{input}\n----- diagnostics -----\n{full}\n----- json -----\n{json}")
+    let full = render::full::render(&diagnostics, Style::plain());
+    let json = render::json::render(&diagnostics, &Summary::new(files, &diagnostics));
+    format!("----- input -----\n{}\n----- diagnostics -----\n{full}\n----- json -----\n{json}", input_of(path))
 }
 
 #[test]
@@ -50,7 +73,7 @@ fn rule_fixtures() {
 
 #[test]
 fn seed_fixtures() {
-    insta::glob!("../fixtures/seeds", "**/*.yaml", |path| {
+    insta::glob!("../fixtures/seeds", "[0-9]*", |path| {
         insta::assert_snapshot!(snapshot_for(path));
     });
 }

@@ -55,7 +55,7 @@ fn to_json(resolved: &ResolvedConfig) -> serde_json::Value {
         })
         .collect();
     json!({
-        "file": resolved.source.display(),
+        "file": resolved.source().display(),
         "dialect": resolved.detection.dialect,
         "dialect_reason": resolved.detection.reason,
         "roles": roles,
@@ -66,7 +66,7 @@ fn to_json(resolved: &ResolvedConfig) -> serde_json::Value {
 }
 
 fn human(resolved: &ResolvedConfig) -> String {
-    let mut out = format!("{}\n", resolved.source.display());
+    let mut out = format!("{}\n", resolved.source().display());
     out.push_str(&format!("  dialect: {} ({})\n", resolved.detection.dialect.name(), resolved.detection.reason));
     if resolved.roles.is_empty() {
         out.push_str("  roles: none resolved\n");

@@ -54,6 +54,7 @@ fn convert(value: ast::Value<'_>, duplicates: &mut Vec<DuplicateKey>) -> Node {
             span: s.range.start..s.range.end,
             alias: None,
             style: Some(ScalarStyle::DoubleQuoted),
+            origin: 0,
         },
         ast::Value::NumberLit(n) => scalar(number(n.value), n.range),
         ast::Value::BooleanLit(b) => scalar(Value::Bool(b.value), b.range),
@@ -76,7 +77,7 @@ fn convert(value: ast::Value<'_>, duplicates: &mut Vec<DuplicateKey>) -> Node {
                     existing.key_span = key_span;
                     existing.value = value;
                 } else {
-                    entries.push(Entry { key, key_span, value });
+                    entries.push(Entry { key, key_span, key_origin: 0, value });
                 }
             }
             Node::new(Value::Map(entries), span)
@@ -85,7 +86,7 @@ fn convert(value: ast::Value<'_>, duplicates: &mut Vec<DuplicateKey>) -> Node {
 }
 
 fn scalar(value: Value, range: jsonc_parser::common::Range) -> Node {
-    Node { value, span: range.start..range.end, alias: None, style: Some(ScalarStyle::Plain) }
+    Node { value, span: range.start..range.end, alias: None, style: Some(ScalarStyle::Plain), origin: 0 }
 }
 
 fn number(text: &str) -> Value {

@@ -6,6 +6,7 @@
 //! permission problem) are fatal, because then there is nothing to lint.
 
 pub mod discover;
+pub mod git;
 pub mod json;
 pub mod scalar;
 pub mod tree;

@@ -17,6 +17,9 @@ pub struct Node {
     pub alias: Option<Span>,
     /// How the scalar was written; `None` for collections.
     pub style: Option<ScalarStyle>,
+    /// Which file of a composed config the node was written in (an index into
+    /// the resolved config's file list; 0 for a single file).
+    pub origin: usize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,12 +48,14 @@ pub enum Value {
 pub struct Entry {
     pub key: String,
     pub key_span: Span,
+    /// The file the key was written in (see `Node::origin`).
+    pub key_origin: usize,
     pub value: Node,
 }
 
 impl Node {
     pub fn new(value: Value, span: Span) -> Self {
-        Node { value, span, alias: None, style: None }
+        Node { value, span, alias: None, style: None, origin: 0 }
     }
 
     pub fn entries(&self) -> Option<&[Entry]> {
@@ -151,6 +156,43 @@ impl Node {
             Value::Str(_) => "string",
             Value::Seq(_) => "list",
             Value::Map(_) => "mapping",
+        }
+    }
+
+    /// Marks this subtree as written in file `origin`.
+    pub fn set_origin(&mut self, origin: usize) {
+        self.origin = origin;
+        match &mut self.value {
+            Value::Seq(items) => items.iter_mut().for_each(|n| n.set_origin(origin)),
+            Value::Map(entries) => entries.iter_mut().for_each(|e| {
+                e.key_origin = origin;
+                e.value.set_origin(origin);
+            }),
+            _ => {}
+        }
+    }
+
+    /// Deep-merges `overlay` into this node, as a curriculum stage or a Hydra
+    /// config does: mappings merge key by key; scalars and lists replace.
+    /// An entry that is added or replaced keeps the overlay's spans and origin.
+    pub fn merge(&mut self, overlay: &Node) {
+        match (&mut self.value, &overlay.value) {
+            (Value::Map(base), Value::Map(over)) => {
+                for entry in over {
+                    match base.iter_mut().find(|e| e.key == entry.key) {
+                        Some(existing) if matches!((&existing.value.value, &entry.value.value), (Value::Map(_), Value::Map(_))) => {
+                            existing.value.merge(&entry.value);
+                        }
+                        Some(existing) => {
+                            existing.key_span = entry.key_span.clone();
+                            existing.key_origin = entry.key_origin;
+                            existing.value = entry.value.clone();
+                        }
+                        None => base.push(entry.clone()),
+                    }
+                }
+            }
+            _ => *self = overlay.clone(),
         }
     }
 

@@ -162,7 +162,7 @@ impl Builder<'_> {
                         existing.key_span = key_span;
                         existing.value = node;
                     } else {
-                        entries.push(Entry { key: name, key_span, value: node });
+                        entries.push(Entry { key: name, key_span, key_origin: 0, value: node });
                     }
                 }
             },
@@ -231,5 +231,5 @@ fn scalar_node(text: &str, style: GranitStyle, tag: Option<&granit_parser::Tag>,
         _ if style == ScalarStyle::Plain => type_plain_scalar(text),
         _ => Value::Str(text.to_owned()),
     };
-    Node { value, span, alias: None, style: Some(style) }
+    Node { value, span, alias: None, style: Some(style), origin: 0 }
 }

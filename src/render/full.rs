@@ -46,7 +46,7 @@ pub fn render(diagnostics: &[Diagnostic], style: Style) -> String {
         if let Some(fix) = &d.fix {
             let kind = match fix.applicability {
                 Applicability::Safe => "safe fix",
-                Applicability::Unsafe => "unsafe fix (--unsafe-fixes)",
+                Applicability::Unsafe => "unsafe fix",
                 Applicability::DisplayOnly => "suggestion",
             };
             out.push_str(&format!("  {kind}: {}\n", fix.message));

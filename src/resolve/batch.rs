@@ -1,6 +1,11 @@
 //! Batch arithmetic: effective batch = micro batch × accumulation × data-parallel world,
-//! with world = devices × nodes ÷ (tensor × pipeline × context parallel degrees)
-//! (FACTS.md §1 and §8: DeepSpeed, Megatron and Axolotl divide by the model-parallel degrees).
+//! with world = devices × nodes ÷ (tensor × pipeline × context parallel degrees).
+//!
+//! Given two of (global batch, micro batch, accumulation) the third is derived
+//! as DeepSpeed derives it (FACTS.md §1, `_set_batch_related_parameters`), with
+//! one difference: DeepSpeed floor-divides and then fails its consistency
+//! assertion; trainlint refuses the derivation up front when it would floor,
+//! and says which value cannot be reached (BAT003).
 
 use super::{Dialect, RoleValue};
 use crate::schema::Role;
@@ -16,40 +21,174 @@ pub enum WorldSource {
     Unknown,
 }
 
+/// What is wrong with the batch values themselves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum BatchProblem {
+    /// DeepSpeed needs `train_batch_size` or `train_micro_batch_size_per_gpu`.
+    Underspecified,
+    /// Deriving `role` would floor: `numerator` is not divisible by `denominator`.
+    Floors { role: Role, numerator: u64, denominator: u64 },
+    /// The explicit global batch is not micro × accumulation × world.
+    GlobalMismatch { global: u64, micro: u64, accumulation: u64, world: u64 },
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct BatchView {
     pub micro_batch: Option<u64>,
     pub accumulation: Option<u64>,
+    pub global_batch: Option<u64>,
     pub world_size: Option<u64>,
     pub world_source: WorldSource,
     pub effective_batch: Option<u64>,
+    /// Values derived from the others, as DeepSpeed derives them.
+    pub derived: BTreeMap<Role, u64>,
+    /// Batch roles set to `"auto"` (filled in by another tool at launch).
+    pub auto: Vec<Role>,
+    /// The effective batch this config must keep (its own, else the manifest's).
+    pub target: Option<u64>,
+    pub problem: Option<BatchProblem>,
 }
 
 impl BatchView {
-    pub fn from_roles(roles: &BTreeMap<Role, RoleValue>, dialect: Dialect, world_override: Option<u32>) -> Self {
-        let int = |role: Role| roles.get(&role).and_then(|r| r.value.as_u64()).filter(|v| *v > 0);
-        let micro_batch = int(Role::MicroBatch);
-        // Native format: an absent accumulation means none (1), as in every framework's default.
-        let accumulation = int(Role::Accumulation).or(match dialect {
-            Dialect::Native => Some(1),
-            Dialect::Unknown => None,
-        });
-        let model_parallel = [Role::TensorParallel, Role::PipelineParallel, Role::ContextParallel].iter().map(|r| int(*r).unwrap_or(1)).product::<u64>();
-        let (world_size, world_source) = match int(Role::Devices) {
+    pub fn from_roles(roles: &BTreeMap<Role, RoleValue>, dialect: Dialect, world_override: Option<u32>, target_default: Option<u64>) -> Self {
+        let int = |role: Role| roles.get(&role).and_then(RoleValue::as_u64);
+        let auto: Vec<Role> = [Role::MicroBatch, Role::Accumulation, Role::GlobalBatch, Role::Devices]
+            .into_iter()
+            .filter(|r| roles.get(r).is_some_and(|v| v.value.as_str().is_some_and(|s| s.eq_ignore_ascii_case("auto"))))
+            .collect();
+        let model_parallel = [Role::TensorParallel, Role::PipelineParallel, Role::ContextParallel].iter().map(|r| int(*r).unwrap_or(1).max(1)).product::<u64>();
+        let (world_size, world_source) = match int(Role::Devices).filter(|d| *d > 0) {
             Some(devices) => {
                 let gpus = devices * int(Role::Nodes).unwrap_or(1);
                 // A world that the model-parallel degrees do not divide has no data-parallel size.
                 if gpus % model_parallel == 0 { (Some(gpus / model_parallel), WorldSource::Config) } else { (None, WorldSource::Unknown) }
             }
+            None if auto.contains(&Role::Devices) => (None, WorldSource::Unknown),
             None => match world_override {
                 Some(w) => (Some(u64::from(w)), WorldSource::CommandLineOrManifest),
                 None => (None, WorldSource::Unknown),
             },
         };
-        let effective_batch = match (micro_batch, accumulation, world_size) {
-            (Some(m), Some(a), Some(w)) => Some(m * a * w),
-            _ => None,
+        let mut view = BatchView {
+            micro_batch: int(Role::MicroBatch),
+            accumulation: int(Role::Accumulation),
+            global_batch: int(Role::GlobalBatch),
+            world_size,
+            world_source,
+            effective_batch: None,
+            derived: BTreeMap::new(),
+            auto,
+            target: int(Role::EffectiveBatchTarget).or(target_default),
+            problem: None,
         };
-        BatchView { micro_batch, accumulation, world_size, world_source, effective_batch }
+        // A batch value that is present but not a whole number (a quoted "4", a
+        // `${...}` interpolation) is unknown, not absent: nothing is derived from it.
+        let unreadable = [Role::MicroBatch, Role::Accumulation, Role::GlobalBatch]
+            .into_iter()
+            .any(|r| roles.get(&r).is_some_and(|v| v.as_u64().is_none()) && !view.auto.contains(&r));
+        if !unreadable {
+            view.derive(dialect);
+        }
+        view
+    }
+
+    /// Fills in what the given values imply, or records why they cannot hold.
+    fn derive(&mut self, dialect: Dialect) {
+        let batch_auto = self.auto.iter().any(|r| matches!(r, Role::MicroBatch | Role::Accumulation | Role::GlobalBatch));
+        if batch_auto {
+            return;
+        }
+        let (tb, mb, ga) = (self.global_batch, self.micro_batch, self.accumulation);
+        if tb.is_none() && mb.is_none() {
+            // DeepSpeed asserts; elsewhere a config without a batch simply says nothing about it.
+            if dialect == Dialect::Deepspeed {
+                self.problem = Some(BatchProblem::Underspecified);
+            }
+            return;
+        }
+        let Some(w) = self.world_size else { return };
+        let floors = |role, numerator: u64, denominator: u64| BatchProblem::Floors { role, numerator, denominator };
+        let (mb, ga) = match (tb, mb, ga) {
+            (Some(tb), Some(mb), Some(ga)) => {
+                if tb != mb * ga * w {
+                    self.problem = Some(BatchProblem::GlobalMismatch { global: tb, micro: mb, accumulation: ga, world: w });
+                    return;
+                }
+                (mb, ga)
+            }
+            (Some(tb), Some(mb), None) => {
+                if mb == 0 || tb % (mb * w) != 0 {
+                    self.problem = Some(floors(Role::Accumulation, tb, mb * w));
+                    return;
+                }
+                self.derived.insert(Role::Accumulation, tb / (mb * w));
+                (mb, tb / (mb * w))
+            }
+            (Some(tb), None, ga) => {
+                let ga = ga.unwrap_or(1);
+                if ga == 0 || tb % (w * ga) != 0 {
+                    self.problem = Some(floors(Role::MicroBatch, tb, w * ga));
+                    return;
+                }
+                if self.accumulation.is_none() {
+                    self.derived.insert(Role::Accumulation, 1);
+                }
+                self.derived.insert(Role::MicroBatch, tb / (w * ga));
+                (tb / (w * ga), ga)
+            }
+            (None, Some(mb), ga) => {
+                if ga.is_none() {
+                    self.derived.insert(Role::Accumulation, 1);
+                }
+                let ga = ga.unwrap_or(1);
+                self.derived.insert(Role::GlobalBatch, mb * ga * w);
+                (mb, ga)
+            }
+            (None, None, _) => return,
+        };
+        self.effective_batch = Some(mb * ga * w);
+    }
+
+    /// The micro batch, given or derived.
+    pub fn micro(&self) -> Option<u64> {
+        self.micro_batch.or_else(|| self.derived.get(&Role::MicroBatch).copied())
+    }
+
+    /// The accumulation, given or derived.
+    pub fn accumulation_steps(&self) -> Option<u64> {
+        self.accumulation.or_else(|| self.derived.get(&Role::Accumulation).copied())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(tb: Option<u64>, mb: Option<u64>, ga: Option<u64>, w: u32) -> BatchView {
+        let mut v = BatchView {
+            micro_batch: mb,
+            accumulation: ga,
+            global_batch: tb,
+            world_size: Some(u64::from(w)),
+            world_source: WorldSource::CommandLineOrManifest,
+            effective_batch: None,
+            derived: BTreeMap::new(),
+            auto: Vec::new(),
+            target: None,
+            problem: None,
+        };
+        v.derive(Dialect::Deepspeed);
+        v
+    }
+
+    #[test]
+    fn derivations_follow_deepspeed_without_flooring() {
+        assert_eq!(view(Some(32), Some(16), None, 2).effective_batch, Some(32));
+        assert_eq!(view(Some(32), None, Some(2), 2).derived.get(&Role::MicroBatch), Some(&8));
+        assert_eq!(view(Some(64), None, None, 1).derived.get(&Role::MicroBatch), Some(&64));
+        assert_eq!(view(Some(33), Some(17), None, 2).problem, Some(BatchProblem::Floors { role: Role::Accumulation, numerator: 33, denominator: 34 }));
+        assert_eq!(view(None, None, Some(2), 2).problem, Some(BatchProblem::Underspecified));
+        assert!(matches!(view(Some(32), Some(18), Some(1), 2).problem, Some(BatchProblem::GlobalMismatch { .. })));
     }
 }

@@ -3,12 +3,16 @@
 //! A dialect is detected from the keys a file has; its bindings map roles to
 //! key paths; the result is a `ResolvedConfig`: each role's value with the
 //! file and span it came from, and the batch arithmetic derived from them.
+//! A curriculum stage is resolved the same way, on the base config with the
+//! stage merged over it (`curriculum`).
 
 pub mod batch;
+pub mod curriculum;
+pub mod deepspeed;
 pub mod hydra;
 pub mod native;
 
-use crate::load::{Document, Node};
+use crate::load::{Document, Entry, Node};
 use crate::schema::Role;
 use crate::settings::Settings;
 use crate::source::{SourceFile, Span};
@@ -22,6 +26,10 @@ use std::sync::Arc;
 pub enum Dialect {
     /// trainlint's native format (`trainlint: 1` at the top level).
     Native,
+    /// A DeepSpeed config (JSON): batch keys, ZeRO stage.
+    Deepspeed,
+    /// No dialect recognised, but the manifest's `[bindings]` apply.
+    Bindings,
     /// No dialect recognised: the file is loaded and checked for syntax and duplicate keys only.
     Unknown,
 }
@@ -30,6 +38,8 @@ impl Dialect {
     pub fn name(self) -> &'static str {
         match self {
             Dialect::Native => "native",
+            Dialect::Deepspeed => "deepspeed",
+            Dialect::Bindings => "manifest bindings",
             Dialect::Unknown => "unknown",
         }
     }
@@ -42,13 +52,30 @@ pub struct Detection {
     pub reason: String,
 }
 
-pub fn detect(root: &Node) -> Detection {
+pub fn detect(root: &Node, settings: &Settings) -> Detection {
     if root.get("trainlint").is_some() {
         return Detection { dialect: Dialect::Native, reason: "the top-level key `trainlint` marks the native format".into() };
     }
+    if let Some(reason) = deepspeed::evidence(root) {
+        return Detection { dialect: Dialect::Deepspeed, reason };
+    }
+    let bound: Vec<&str> = settings.manifest.bindings.values().filter(|path| root.entry_dotted(path).is_some()).map(String::as_str).collect();
+    if !bound.is_empty() {
+        return Detection { dialect: Dialect::Bindings, reason: format!("the manifest's [bindings] match {}", bound.join(", ")) };
+    }
     Detection {
         dialect: Dialect::Unknown,
-        reason: "no native `trainlint` key; framework dialects (Hydra, Lightning, HF, DeepSpeed, ...) are not recognised yet".into(),
+        reason: "no dialect recognised (native, DeepSpeed) and no manifest [bindings] match; framework dialects (Hydra, Lightning, HF, Axolotl, ...) are not implemented yet".into(),
+    }
+}
+
+/// The role → key path table of a dialect.
+pub fn bindings(dialect: Dialect, settings: &Settings) -> Vec<(Role, String)> {
+    match dialect {
+        Dialect::Native => native::BINDINGS.iter().map(|(r, p)| (*r, (*p).to_owned())).collect(),
+        Dialect::Deepspeed => deepspeed::BINDINGS.iter().map(|(r, p)| (*r, (*p).to_owned())).collect(),
+        Dialect::Bindings => settings.manifest.bindings.iter().map(|(r, p)| (*r, p.clone())).collect(),
+        Dialect::Unknown => Vec::new(),
     }
 }
 
@@ -56,35 +83,66 @@ pub fn detect(root: &Node) -> Detection {
 #[derive(Clone, Debug)]
 pub struct RoleValue {
     pub value: serde_json::Value,
+    /// The key path it was read from.
+    pub path: String,
     pub file: Arc<SourceFile>,
     pub span: Span,
     pub key_span: Span,
 }
 
+impl RoleValue {
+    pub fn as_u64(&self) -> Option<u64> {
+        self.value.as_u64().or_else(|| self.value.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0).map(|f| f as u64))
+    }
+
+    pub fn line(&self) -> usize {
+        self.file.line_col(self.span.start).0
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct ResolvedConfig {
-    pub source: Arc<SourceFile>,
+    /// The files the tree was composed from; `files[0]` is the config itself
+    /// (the base config of a curriculum), a node's `origin` indexes this list.
+    pub files: Vec<Arc<SourceFile>>,
     pub detection: Detection,
     pub tree: Node,
     pub roles: BTreeMap<Role, RoleValue>,
     pub batch: BatchView,
+    /// The curriculum stage this view is of; `None` for a plain config or the base.
+    pub stage: Option<String>,
 }
 
+impl ResolvedConfig {
+    pub fn source(&self) -> &Arc<SourceFile> {
+        &self.files[0]
+    }
+
+    pub fn role(&self, role: Role) -> Option<&RoleValue> {
+        self.roles.get(&role)
+    }
+}
+
+/// Resolves one file on its own.
 pub fn resolve(document: &Document, root: &Node, settings: &Settings) -> ResolvedConfig {
-    let detection = detect(root);
-    let bindings: &[(Role, &str)] = match detection.dialect {
-        Dialect::Native => &native::BINDINGS,
-        Dialect::Unknown => &[],
-    };
+    let detection = detect(root, settings);
+    resolve_tree(vec![Arc::clone(&document.source)], root.clone(), detection, settings, None)
+}
+
+/// Resolves a (possibly composed) tree whose nodes point into `files`.
+pub fn resolve_tree(files: Vec<Arc<SourceFile>>, tree: Node, detection: Detection, settings: &Settings, stage: Option<String>) -> ResolvedConfig {
     let mut roles = BTreeMap::new();
-    for (role, path) in bindings {
-        if let Some(entry) = root.entry_dotted(path) {
-            roles.insert(
-                *role,
-                RoleValue { value: entry.value.to_json(), file: Arc::clone(&document.source), span: entry.value.span.clone(), key_span: entry.key_span.clone() },
-            );
+    for (role, path) in bindings(detection.dialect, settings) {
+        if let Some(entry) = tree.entry_dotted(&path) {
+            roles.insert(role, role_value(&files, &path, entry));
         }
     }
-    let batch = BatchView::from_roles(&roles, detection.dialect, settings.world_size);
-    ResolvedConfig { source: Arc::clone(&document.source), detection, tree: root.clone(), roles, batch }
+    let target_default = settings.manifest.effective_batch.map(u64::from);
+    let batch = BatchView::from_roles(&roles, detection.dialect, settings.world_size, target_default);
+    ResolvedConfig { files, detection, tree, roles, batch, stage }
+}
+
+fn role_value(files: &[Arc<SourceFile>], path: &str, entry: &Entry) -> RoleValue {
+    let file = files.get(entry.value.origin).unwrap_or(&files[0]);
+    RoleValue { value: entry.value.to_json(), path: path.to_owned(), file: Arc::clone(file), span: entry.value.span.clone(), key_span: entry.key_span.clone() }
 }

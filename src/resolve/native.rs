@@ -5,7 +5,7 @@
 
 use crate::schema::Role;
 
-pub const BINDINGS: [(Role, &str); 23] = [
+pub const BINDINGS: [(Role, &str); 24] = [
     (Role::MicroBatch, "batch.micro_batch"),
     (Role::Accumulation, "batch.accumulation"),
     (Role::GlobalBatch, "batch.global_batch"),
@@ -29,4 +29,5 @@ pub const BINDINGS: [(Role, &str); 23] = [
     (Role::ActivationCheckpointing, "model.activation_checkpointing"),
     (Role::ZeroStage, "sharding.zero_stage"),
     (Role::Fsdp, "sharding.fsdp"),
+    (Role::LearningRate, "learning_rate"),
 ];

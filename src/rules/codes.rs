@@ -4,9 +4,19 @@
 //! shows up in review. Codes are never reused.
 
 use super::RuleMeta;
-use super::schema;
+use super::{batch, curriculum, resolution, schema};
 
 pub static ALL: &[&RuleMeta] = &[
+    &batch::target_mismatch::TARGET_MISMATCH,
+    &batch::stage_mismatch::STAGE_MISMATCH,
+    &batch::unreachable::UNREACHABLE,
+    &batch::global_mismatch::GLOBAL_MISMATCH,
+    &batch::baseline_changed::BASELINE_CHANGED,
+    &batch::world_unknown::WORLD_UNKNOWN,
+    &batch::underspecified::UNDERSPECIFIED,
+    &curriculum::unknown_stage_key::UNKNOWN_STAGE_KEY,
+    &resolution::coarser::COARSER,
+    &resolution::precision_lowered::PRECISION_LOWERED,
     &schema::invalid_syntax::INVALID_SYNTAX,
     &schema::schema_violation::SCHEMA_VIOLATION,
     &schema::unknown_key::UNKNOWN_KEY,

@@ -5,7 +5,10 @@
 //! Fix safety) is the text of `trainlint rule CODE`, of the book's rule page
 //! and of SARIF's rule description. `codes::ALL` is the single table of codes.
 
+pub mod batch;
 pub mod codes;
+pub mod curriculum;
+pub mod resolution;
 pub mod schema;
 pub mod selection;
 

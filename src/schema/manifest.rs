@@ -1,6 +1,7 @@
 //! The manifest: `trainlint.toml`, or `[tool.trainlint]` in `pyproject.toml`.
 
 use super::gpu_target::GpuTarget;
+use super::role::Role;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -47,4 +48,49 @@ pub struct Manifest {
     /// Custom GPU targets, as `[[gpu]]` tables.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gpu: Vec<GpuTarget>,
+    /// Role → dotted key path, for configs in a layout no dialect knows
+    /// (`micro_batch = "data_loader.batch_size"`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub bindings: BTreeMap<Role, String>,
+    /// Quality-bearing values, by dotted path (or path suffix), and which way is finer.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub resolution: BTreeMap<String, ResolutionDirection>,
+    /// A base config and its ordered curriculum stages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub curriculum: Option<Curriculum>,
+}
+
+/// Which direction of a value keeps more detail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ResolutionDirection {
+    /// Larger is finer (sequence length, number of peaks, negatives, image size).
+    HigherIsFiner,
+    /// Smaller is finer (bin size, patch size).
+    LowerIsFiner,
+}
+
+/// A curriculum: a base config and the stage overlays applied to it, one at a time.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Curriculum {
+    /// The base config, relative to the manifest.
+    pub base: String,
+    /// The stage files in order: a list of paths, or one glob (sorted by name), relative to the manifest.
+    pub stages: StageFiles,
+    /// Where a stage's keys go in the base config (a Hydra package such as
+    /// `curriculum`); default: the top level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub package: Option<String>,
+    /// A file merged at `package` before any stage (the stage group's default
+    /// option in Hydra): the keys a stage may set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stage_defaults: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum StageFiles {
+    Glob(String),
+    List(Vec<String>),
 }

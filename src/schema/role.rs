@@ -33,10 +33,11 @@ pub enum Role {
     ActivationCheckpointing,
     ZeroStage,
     Fsdp,
+    LearningRate,
 }
 
 impl Role {
-    pub const ALL: [Role; 23] = [
+    pub const ALL: [Role; 24] = [
         Role::MicroBatch,
         Role::Accumulation,
         Role::GlobalBatch,
@@ -60,6 +61,7 @@ impl Role {
         Role::ActivationCheckpointing,
         Role::ZeroStage,
         Role::Fsdp,
+        Role::LearningRate,
     ];
 
     pub fn name(self) -> &'static str {
@@ -87,6 +89,7 @@ impl Role {
             Role::ActivationCheckpointing => "activation_checkpointing",
             Role::ZeroStage => "zero_stage",
             Role::Fsdp => "fsdp",
+            Role::LearningRate => "learning_rate",
         }
     }
 

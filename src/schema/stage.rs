@@ -26,6 +26,10 @@ pub struct CurriculumStage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-trainlint" = {"role": "optimizer"}))]
     pub optimizer: Option<Optimizer>,
+    /// Peak learning rate (BAT005 suggests the linearly scaled one when the effective batch changes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.0), extend("x-trainlint" = {"role": "learning_rate"}))]
+    pub learning_rate: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<Model>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

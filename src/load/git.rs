@@ -1,0 +1,46 @@
+//! Reading files as they were at a git revision, for `--baseline REV`.
+//!
+//! `git show REV:./path` reads the blob without checking anything out and
+//! without touching the work tree or the index.
+
+use super::{Document, Format, load_bytes};
+use crate::error::FatalError;
+use std::path::Path;
+use std::process::Command;
+
+#[derive(Clone, Debug)]
+pub struct Revision {
+    pub name: String,
+}
+
+impl Revision {
+    /// Checks that `name` is a commit of the repository around `dir`.
+    pub fn verify(name: &str, dir: &Path) -> Result<Revision, FatalError> {
+        let output = Command::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args(["rev-parse", "--verify", "--quiet", &format!("{name}^{{commit}}")])
+            .output()
+            .map_err(|e| FatalError::usage(format!("--baseline needs git: {e}"), None))?;
+        if !output.status.success() {
+            return Err(FatalError::usage(
+                format!("`{name}` is not a commit of the git repository at `{}`", dir.display()),
+                Some("--baseline takes a revision git understands (HEAD, main, a tag, a commit hash) inside a git repository".to_owned()),
+            ));
+        }
+        Ok(Revision { name: name.to_owned() })
+    }
+
+    /// The file at this revision; `None` when it did not exist there.
+    pub fn read(&self, path: &Path) -> std::io::Result<Option<Vec<u8>>> {
+        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let name = path.file_name().and_then(|n| n.to_str()).ok_or_else(|| std::io::Error::other("path has no file name"))?;
+        let output = Command::new("git").arg("-C").arg(dir).arg("show").arg(format!("{}:./{name}", self.name)).output()?;
+        Ok(output.status.success().then_some(output.stdout))
+    }
+
+    /// The document at this revision; `None` when the file did not exist there.
+    pub fn load(&self, path: &Path, display: &str, format: Format) -> std::io::Result<Option<Document>> {
+        Ok(self.read(path)?.map(|bytes| load_bytes(path, &format!("{display}@{}", self.name), format, bytes)))
+    }
+}

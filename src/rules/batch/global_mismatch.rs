@@ -1,0 +1,53 @@
+use super::{at, product};
+use crate::declare_rule;
+use crate::diagnostic::Diagnostic;
+use crate::resolve::ResolvedConfig;
+use crate::schema::Role;
+
+declare_rule! {
+    /// ## What it does
+    /// Checks that an explicit global batch (DeepSpeed `train_batch_size`,
+    /// native `batch.global_batch`) equals micro batch × accumulation ×
+    /// data-parallel world size, and says which world size would make it
+    /// consistent, or that none can.
+    ///
+    /// ## Why is this bad?
+    /// DeepSpeed asserts this equality at start-up ("train_batch_size is not
+    /// equal to micro_batch_per_gpu * gradient_acc_step * world_size"), after
+    /// the job has waited for its GPUs. Other tools read only one of the
+    /// values and train with a batch the other value contradicts.
+    ///
+    /// ## Example
+    /// ```json
+    /// {"train_batch_size": 32, "train_micro_batch_size_per_gpu": 18, "gradient_accumulation_steps": 1}
+    /// ```
+    ///
+    /// Use instead:
+    /// ```json
+    /// {"train_batch_size": 32, "train_micro_batch_size_per_gpu": 16, "gradient_accumulation_steps": 1}
+    /// ```
+    ///
+    /// ## Fix safety
+    /// There is no automatic fix yet: which of the three values is right is
+    /// the author's choice.
+    pub static GLOBAL_MISMATCH = {
+        code: "BAT004",
+        name: "global-batch-mismatch",
+        severity: Error,
+        fix: None,
+        since: "0.1.0",
+    };
+}
+
+pub fn diagnostic(resolved: &ResolvedConfig, global: u64, micro: u64, accumulation: u64, world: u64) -> Diagnostic {
+    let per_world = micro * accumulation;
+    let consistent = if per_world > 0 && global % per_world == 0 {
+        format!("it holds on a data-parallel world of {}", global / per_world)
+    } else {
+        format!("no world size makes it hold ({global} is not a multiple of {micro} × {accumulation} = {per_world})")
+    };
+    at(&GLOBAL_MISMATCH, resolved, &[Role::GlobalBatch], format!("global batch {global} ≠ {} = {}", product(micro, accumulation, world), per_world * world))
+        .with_label(format!("{global} ≠ {}", per_world * world))
+        .with_note(format!("DeepSpeed asserts train_batch_size == micro batch × accumulation × world size; {consistent}"))
+        .with_help("make the three values agree, or state only two of them and let the third be derived")
+}

@@ -1,0 +1,88 @@
+//! BAT rules: the effective batch (micro batch × accumulation × data-parallel
+//! world) is consistent, reachable, equal to its target, and the same across
+//! curriculum stages and commits.
+
+pub mod baseline_changed;
+pub mod global_mismatch;
+pub mod stage_mismatch;
+pub mod target_mismatch;
+pub mod underspecified;
+pub mod unreachable;
+pub mod world_unknown;
+
+use crate::diagnostic::{Diagnostic, Edit};
+use crate::resolve::batch::BatchProblem;
+use crate::resolve::{ResolvedConfig, RoleValue};
+use crate::rules::Checker;
+use crate::schema::Role;
+use crate::source::{SourceFile, Span};
+use std::sync::Arc;
+
+/// Runs the batch rules that concern one resolved config (a file, the base or one stage).
+pub fn check(checker: &mut Checker, resolved: &ResolvedConfig) {
+    let batch = &resolved.batch;
+    match &batch.problem {
+        Some(BatchProblem::Underspecified) => checker.report(underspecified::diagnostic(resolved)),
+        Some(BatchProblem::Floors { role, numerator, denominator }) => {
+            checker.report(unreachable::derivation(resolved, *role, *numerator, *denominator));
+        }
+        Some(BatchProblem::GlobalMismatch { global, micro, accumulation, world }) => {
+            checker.report(global_mismatch::diagnostic(resolved, *global, *micro, *accumulation, *world));
+        }
+        None => {}
+    }
+    if batch.problem.is_some() {
+        return;
+    }
+    if batch.world_size.is_none() && (batch.micro_batch.is_some() || batch.global_batch.is_some()) {
+        checker.report(world_unknown::diagnostic(resolved));
+        return;
+    }
+    if let (Some(target), Some(effective)) = (batch.target, batch.effective_batch)
+        && target != effective
+    {
+        checker.report(target_mismatch::or_unreachable(resolved, target, effective));
+    }
+}
+
+/// Where a batch finding points: the first of `roles` the config states, else the top of the file.
+pub fn anchor<'a>(resolved: &'a ResolvedConfig, roles: &[Role]) -> (Arc<SourceFile>, Span, Option<&'a RoleValue>) {
+    for role in roles {
+        if let Some(value) = resolved.role(*role) {
+            return (Arc::clone(&value.file), value.span.clone(), Some(value));
+        }
+    }
+    (Arc::clone(resolved.source()), 0..0, None)
+}
+
+/// A diagnostic at `roles`' anchor, with the stage set.
+pub fn at(rule: &'static crate::rules::RuleMeta, resolved: &ResolvedConfig, roles: &[Role], message: String) -> Diagnostic {
+    let (file, span, _) = anchor(resolved, roles);
+    let mut diagnostic = Diagnostic::new(rule, &file, span, message);
+    diagnostic.stage = resolved.stage.clone();
+    diagnostic
+}
+
+/// An edit that writes `new` over a role's value, keeping its quoting (`"4"` stays quoted).
+pub fn replace_value(value: &RoleValue, new: u64) -> Edit {
+    let text = value.file.text().get(value.span.clone()).unwrap_or("");
+    let content = match text.chars().next() {
+        Some(quote @ ('"' | '\'')) => format!("{quote}{new}{quote}"),
+        _ => new.to_string(),
+    };
+    Edit { file: Arc::clone(&value.file), span: value.span.clone(), content }
+}
+
+/// "45 micro × 5 accumulation × 1 world".
+pub fn product(micro: u64, accumulation: u64, world: u64) -> String {
+    format!("{micro} micro batch × {accumulation} accumulation × {world} data-parallel world")
+}
+
+/// Micro batches that divide `per_world` (the target ÷ world), nearest to `micro` first.
+pub fn divisors_near(per_world: u64, micro: u64, count: usize) -> Vec<u64> {
+    let mut divisors: Vec<u64> = (1..=per_world).filter(|d| per_world % d == 0).collect();
+    divisors.sort_by_key(|d| (d.abs_diff(micro), *d));
+    divisors.truncate(count);
+    divisors.sort_unstable();
+    divisors
+}

@@ -1,0 +1,68 @@
+use crate::declare_rule;
+use crate::diagnostic::Diagnostic;
+use crate::resolve::ResolvedConfig;
+use crate::schema::Role;
+
+declare_rule! {
+    /// ## What it does
+    /// With `--baseline REV`, reports training precision lowered against the
+    /// same config at `REV`: fp64 → fp32 → mixed 16-bit (fp32 master
+    /// weights) → pure 16-bit → fp8.
+    ///
+    /// ## Why is this bad?
+    /// Lower precision saves memory and time but can change results: fp16
+    /// overflows without loss scaling, pure bf16 loses small updates, fp8
+    /// needs per-tensor scaling. Such a change deserves a deliberate decision,
+    /// not a side effect of fitting a GPU.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// # HEAD: precision: 32-true
+    /// precision: bf16-true
+    /// ```
+    ///
+    /// Use instead: keep `32-true`, or `bf16-mixed` if you decide the
+    /// trade-off is worth it.
+    ///
+    /// ## Fix safety
+    /// There is no fix: the change may be intended.
+    pub static PRECISION_LOWERED = {
+        code: "RES002",
+        name: "precision-lowered",
+        severity: Warning,
+        fix: None,
+        since: "0.1.0",
+    };
+}
+
+/// Rank of a precision spelling (native, Lightning, plain): higher keeps more.
+pub fn rank(value: &serde_json::Value) -> Option<(u8, &'static str)> {
+    let text = match value {
+        serde_json::Value::Number(n) => n.to_string(),
+        serde_json::Value::String(s) => s.to_ascii_lowercase(),
+        _ => return None,
+    };
+    Some(match text.as_str() {
+        "64" | "64-true" | "fp64" | "double" => (5, "fp64"),
+        "32" | "32-true" | "fp32" | "float32" | "no" => (4, "fp32"),
+        "16" | "16-mixed" | "bf16" | "bf16-mixed" | "fp16" | "mixed" => (3, "16-bit mixed (fp32 master weights)"),
+        "16-true" | "bf16-true" => (2, "pure 16-bit"),
+        "fp8" | "fp8-mixed" | "transformer-engine" | "transformer-engine-float16" => (1, "fp8"),
+        _ => return None,
+    })
+}
+
+pub fn diagnostic(current: &ResolvedConfig, baseline: &ResolvedConfig, revision: &str) -> Option<Diagnostic> {
+    let now = current.role(Role::Precision)?;
+    let before = baseline.role(Role::Precision)?;
+    let ((new_rank, new_name), (old_rank, old_name)) = (rank(&now.value)?, rank(&before.value)?);
+    if new_rank >= old_rank {
+        return None;
+    }
+    let mut diagnostic = Diagnostic::new(&PRECISION_LOWERED, &now.file, now.span.clone(), format!("precision lowered against {revision}: {} → {} ({old_name} → {new_name})", before.value, now.value))
+        .with_label(format!("was {}", before.value))
+        .with_note("lower precision saves memory but can change results (overflow, lost small updates); it should be a deliberate choice")
+        .with_help("if memory is the reason, lower the micro batch and raise accumulation instead; keep the precision unless the change is intended");
+    diagnostic.stage = current.stage.clone();
+    Some(diagnostic)
+}

@@ -1,0 +1,142 @@
+//! `--baseline REV` in a real temporary git repository: RES001, RES002 and
+//! BAT005 fire on the changes they are about, and stay silent otherwise. The
+//! work tree is never touched.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+struct Repo {
+    dir: PathBuf,
+}
+
+impl Repo {
+    fn new(name: &str) -> Repo {
+        let dir = std::env::temp_dir().join(format!("trainlint-baseline-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let repo = Repo { dir };
+        repo.git(&["init", "-q", "-b", "main"]);
+        repo
+    }
+
+    fn git(&self, args: &[&str]) {
+        let status = Command::new("git")
+            .args(["-c", "user.email=ci@trainlint.invalid", "-c", "user.name=trainlint", "-c", "commit.gpgsign=false"])
+            .args(args)
+            .current_dir(&self.dir)
+            .status()
+            .unwrap();
+        assert!(status.success(), "git {args:?}");
+    }
+
+    fn write(&self, path: &str, text: &str) {
+        let path = self.dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    fn commit(&self) {
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "-m", "baseline"]);
+    }
+
+    fn check(&self, args: &[&str]) -> (i32, String) {
+        let mut all = vec!["check", "--output-format", "concise", "--baseline", "HEAD"];
+        all.extend_from_slice(args);
+        let output = common::trainlint_in(&self.dir, &all);
+        (output.status.code().unwrap_or(-1), common::stdout(&output) + &common::stderr(&output))
+    }
+
+    fn path(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl Drop for Repo {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+const SEED_000: &str = "trainlint: 1\nbatch:\n  micro_batch: 48\n  accumulation: 2\nparallel:\n  devices: 1\nprecision: 32-true\nlearning_rate: 3.0e-4\nsettings:\n  model:\n    max_peaks: 100\n  loss:\n    bin_size: 0.1\n    max_mz: 2000.0\n";
+
+#[test]
+fn bin_size_coarser_is_res001() {
+    let repo = Repo::new("res001");
+    repo.write("trainlint.toml", "[resolution]\n\"loss.bin_size\" = \"lower-is-finer\"\n\"loss.max_mz\" = \"higher-is-finer\"\n");
+    repo.write("config.yaml", SEED_000);
+    repo.commit();
+    let (code, clean) = repo.check(&["config.yaml"]);
+    assert_eq!(code, 0, "{clean}");
+    assert!(!clean.contains("RES001"), "unchanged config: {clean}");
+
+    repo.write("config.yaml", &SEED_000.replace("bin_size: 0.1", "bin_size: 0.2"));
+    let before = std::fs::read(repo.path().join("config.yaml")).unwrap();
+    let (code, out) = repo.check(&["config.yaml"]);
+    assert_eq!(code, 0, "RES001 is a warning: {out}");
+    insta::assert_snapshot!("res001_bin_size", out);
+    assert_eq!(std::fs::read(repo.path().join("config.yaml")).unwrap(), before, "the work tree is not touched");
+
+    // 0.2 and 1500: 7,500 bins, the seed's last resort.
+    repo.write("config.yaml", &SEED_000.replace("bin_size: 0.1", "bin_size: 0.2").replace("max_mz: 2000.0", "max_mz: 1500.0"));
+    let (_, out) = repo.check(&["config.yaml"]);
+    insta::assert_snapshot!("res001_bin_size_and_max_mz", out);
+
+    // Finer is fine.
+    repo.write("config.yaml", &SEED_000.replace("bin_size: 0.1", "bin_size: 0.05"));
+    let (_, out) = repo.check(&["config.yaml"]);
+    assert!(!out.contains("RES001"), "{out}");
+}
+
+#[test]
+fn micro_batch_without_accumulation_is_bat005() {
+    let repo = Repo::new("bat005");
+    repo.write("config.yaml", SEED_000);
+    repo.commit();
+    repo.write("config.yaml", &SEED_000.replace("micro_batch: 48", "micro_batch: 32"));
+    let (code, out) = repo.check(&["config.yaml"]);
+    assert_eq!(code, 0, "{out}");
+    insta::assert_snapshot!("bat005_micro_batch", out);
+
+    // Micro batch and accumulation changed together: same effective batch, no finding.
+    repo.write("config.yaml", &SEED_000.replace("micro_batch: 48", "micro_batch: 32").replace("accumulation: 2", "accumulation: 3"));
+    let (_, out) = repo.check(&["config.yaml"]);
+    assert!(!out.contains("BAT005"), "{out}");
+}
+
+#[test]
+fn lowered_precision_is_res002() {
+    let repo = Repo::new("res002");
+    repo.write("config.yaml", SEED_000);
+    repo.commit();
+    repo.write("config.yaml", &SEED_000.replace("precision: 32-true", "precision: bf16-true"));
+    let (_, out) = repo.check(&["config.yaml"]);
+    insta::assert_snapshot!("res002_precision", out);
+    repo.write("config.yaml", &SEED_000.replace("precision: 32-true", "precision: 64-true"));
+    let (_, out) = repo.check(&["config.yaml"]);
+    assert!(!out.contains("RES002"), "{out}");
+}
+
+#[test]
+fn a_stage_compared_with_its_baseline() {
+    let repo = Repo::new("stages");
+    repo.write("trainlint.toml", "[curriculum]\nbase = \"config.yaml\"\nstages = \"stages/*.yaml\"\n");
+    repo.write("config.yaml", SEED_000);
+    repo.write("stages/01.yaml", "settings:\n  model:\n    max_peaks: 100\n");
+    repo.commit();
+    repo.write("stages/01.yaml", "settings:\n  model:\n    max_peaks: 80\n");
+    let (_, out) = repo.check(&["."]);
+    assert!(out.contains("RES001") && out.contains("stages/01.yaml") && out.contains("100 → 80"), "{out}");
+}
+
+#[test]
+fn a_bad_revision_is_a_usage_error() {
+    let repo = Repo::new("badrev");
+    repo.write("config.yaml", SEED_000);
+    repo.commit();
+    let output = common::trainlint_in(repo.path(), &["check", "--baseline", "no-such-rev", "config.yaml"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(common::stderr(&output).contains("no-such-rev"));
+}
