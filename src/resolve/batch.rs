@@ -101,8 +101,10 @@ impl BatchView {
         }
         let (tb, mb, ga) = (self.global_batch, self.micro_batch, self.accumulation);
         if tb.is_none() && mb.is_none() {
-            // DeepSpeed asserts; elsewhere a config without a batch simply says nothing about it.
-            if dialect == Dialect::Deepspeed {
+            // DeepSpeed asserts when a config sets its batch only in part. A config
+            // with no batch key at all is a fragment (the autotuning templates) or
+            // says nothing about the batch, which is not wrong in itself.
+            if dialect == Dialect::Deepspeed && ga.is_some() {
                 self.problem = Some(BatchProblem::Underspecified);
             }
             return;

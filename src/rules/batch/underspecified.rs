@@ -6,8 +6,10 @@ use crate::schema::Role;
 
 declare_rule! {
     /// ## What it does
-    /// Reports a DeepSpeed config that states neither `train_batch_size` nor
-    /// `train_micro_batch_size_per_gpu` (nor `"auto"` for them).
+    /// Reports a DeepSpeed config that sets `gradient_accumulation_steps` but
+    /// neither `train_batch_size` nor `train_micro_batch_size_per_gpu` (nor
+    /// `"auto"` for them). A config with no batch key at all is taken for a
+    /// fragment (DeepSpeed's autotuning templates are such) and not reported.
     ///
     /// ## Why is this bad?
     /// DeepSpeed refuses to start: "Either train_batch_size or
