@@ -73,8 +73,11 @@ pub struct CheckArgs {
 
 #[derive(Debug, Args)]
 pub struct ShowArgs {
-    /// The config to resolve.
+    /// The config to resolve (for `--stage`, the curriculum's base config).
     pub config_file: PathBuf,
+    /// Show this curriculum stage (its name, or its file stem): the base with the stage merged in.
+    #[arg(long, value_name = "NAME")]
+    pub stage: Option<String>,
     #[arg(long, value_enum, default_value = "full")]
     pub output_format: OutputFormat,
     #[command(flatten)]

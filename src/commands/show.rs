@@ -18,7 +18,10 @@ pub fn run(args: &ShowArgs) -> Result<ExitCode, FatalError> {
     let Some(file) = files.first() else {
         return Err(FatalError::usage(format!("`{}` is not a config file", args.config_file.display()), None));
     };
-    let report = linter::lint_file(file, &settings)?;
+    let mut report = linter::lint_file(file, &settings)?;
+    if let Some(name) = &args.stage {
+        report.resolved = Some(stage_view(&settings, name)?);
+    }
     let Some(resolved) = &report.resolved else {
         // Nothing to show: say why, as `check` would.
         let output = match args.output_format {
@@ -45,6 +48,24 @@ pub fn run(args: &ShowArgs) -> Result<ExitCode, FatalError> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The resolved view of one curriculum stage, by name or file stem.
+fn stage_view(settings: &Settings, name: &str) -> Result<ResolvedConfig, FatalError> {
+    let Some(spec) = &settings.manifest.curriculum else {
+        return Err(FatalError::usage("--stage needs a manifest with a [curriculum] table", Some("name the base config and its stage files under [curriculum] in trainlint.toml".to_owned())));
+    };
+    let from_disk = |path: &std::path::Path, display: &str| crate::load::load_file(path, display, crate::load::Format::from_path(path).unwrap_or(crate::load::Format::Yaml));
+    let Some(curriculum) = crate::resolve::curriculum::resolve(spec, settings, &from_disk)? else {
+        return Err(FatalError::usage("the curriculum's base config cannot be read", Some("`trainlint check` on it says why".to_owned())));
+    };
+    let names: Vec<String> = curriculum.stages.iter().map(|s| s.name.clone()).collect();
+    curriculum
+        .stages
+        .into_iter()
+        .find(|s| s.name == name || s.document.source.path().file_stem().is_some_and(|stem| stem == name))
+        .map(|s| s.resolved)
+        .ok_or_else(|| FatalError::usage(format!("no curriculum stage `{name}`"), Some(format!("the stages are: {}", names.join(", ")))))
+}
+
 fn to_json(resolved: &ResolvedConfig) -> serde_json::Value {
     let roles: serde_json::Map<String, serde_json::Value> = resolved
         .roles
@@ -56,6 +77,7 @@ fn to_json(resolved: &ResolvedConfig) -> serde_json::Value {
         .collect();
     json!({
         "file": resolved.source().display(),
+        "stage": resolved.stage,
         "dialect": resolved.detection.dialect,
         "dialect_reason": resolved.detection.reason,
         "roles": roles,
@@ -66,7 +88,10 @@ fn to_json(resolved: &ResolvedConfig) -> serde_json::Value {
 }
 
 fn human(resolved: &ResolvedConfig) -> String {
-    let mut out = format!("{}\n", resolved.source().display());
+    let mut out = match &resolved.stage {
+        Some(stage) => format!("{} (stage `{stage}`)\n", resolved.source().display()),
+        None => format!("{}\n", resolved.source().display()),
+    };
     out.push_str(&format!("  dialect: {} ({})\n", resolved.detection.dialect.name(), resolved.detection.reason));
     if resolved.roles.is_empty() {
         out.push_str("  roles: none resolved\n");
