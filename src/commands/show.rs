@@ -116,19 +116,35 @@ fn human(resolved: &ResolvedConfig) -> String {
             };
             out.push_str(&format!(
                 "  effective batch: {effective} = {} micro batch × {} accumulation × {} data-parallel world ({world})\n",
-                b.micro_batch.unwrap_or(0),
-                b.accumulation.unwrap_or(0),
+                b.micro().unwrap_or(0),
+                b.accumulation_steps().unwrap_or(0),
                 b.world_size.unwrap_or(0)
             ));
         }
         None => {
-            let missing: Vec<&str> = [("micro batch", b.micro_batch), ("accumulation", b.accumulation), ("data-parallel world size", b.world_size)]
-                .iter()
-                .filter(|(_, v)| v.is_none())
-                .map(|(n, _)| *n)
-                .collect();
-            out.push_str(&format!("  effective batch: unknown ({} not known; `--world-size N` supplies the world size)\n", missing.join(", ")));
+            let why = if !b.auto.is_empty() {
+                format!("{} set to \"auto\" (filled in at launch)", b.auto.iter().map(|r| r.name()).collect::<Vec<_>>().join(", "))
+            } else if let Some(problem) = &b.problem {
+                format!("the batch values are inconsistent ({}); `trainlint check` explains", match problem {
+                    crate::resolve::batch::BatchProblem::Underspecified => "no batch size",
+                    crate::resolve::batch::BatchProblem::Floors { .. } => "a derivation would floor",
+                    crate::resolve::batch::BatchProblem::GlobalMismatch { .. } => "global batch ≠ micro × accumulation × world",
+                })
+            } else if b.micro_batch.is_none() && b.global_batch.is_none() {
+                "the config states no batch size".to_owned()
+            } else if b.world_size.is_none() {
+                "data-parallel world size not known; `--world-size N` supplies it".to_owned()
+            } else {
+                "a batch value is not a whole number".to_owned()
+            };
+            out.push_str(&format!("  effective batch: unknown: {why}\n"));
         }
+    }
+    for (role, value) in &b.derived {
+        out.push_str(&format!("  derived: {} = {value} (as DeepSpeed derives it)\n", role.name()));
+    }
+    if let Some(target) = b.target {
+        out.push_str(&format!("  target effective batch: {target}\n"));
     }
     out
 }
