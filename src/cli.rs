@@ -21,6 +21,10 @@ pub enum Command {
     Check(CheckArgs),
     /// Show the resolved view of one config: each role's value and where it comes from.
     Show(ShowArgs),
+    /// The peak-memory breakdown of a config (per stage) on GPU targets.
+    Estimate(EstimateArgs),
+    /// For each GPU target (and stage): the largest micro batch that fits and keeps the effective batch.
+    Plan(PlanArgs),
     /// Explain a rule (`trainlint rule SCH003`), or list them all (`--all`).
     Rule(RuleArgs),
     /// List the GPU targets: the built-in catalog and the manifest's custom ones.
@@ -85,6 +89,38 @@ pub struct ShowArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct EstimateArgs {
+    /// The config (for a curriculum, its base config: every stage is estimated).
+    pub config_file: PathBuf,
+    /// Only this curriculum stage.
+    #[arg(long, value_name = "NAME")]
+    pub stage: Option<String>,
+    /// Estimate at this micro batch instead of the config's.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub micro_batch: Option<u32>,
+    #[arg(long, value_enum, default_value = "full")]
+    pub output_format: OutputFormat,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    /// The config (for a curriculum, its base config: every stage is planned).
+    pub config_file: PathBuf,
+    /// Only this curriculum stage.
+    #[arg(long, value_name = "NAME")]
+    pub stage: Option<String>,
+    /// Every GPU of the catalog.
+    #[arg(long, conflicts_with = "gpus")]
+    pub all_gpus: bool,
+    #[arg(long, value_enum, default_value = "full")]
+    pub output_format: OutputFormat,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+}
+
+#[derive(Debug, Args)]
 pub struct RuleArgs {
     /// A rule code (`SCH003`) or name (`unknown-key`).
     #[arg(required_unless_present = "all", conflicts_with = "all")]
@@ -124,6 +160,8 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         Command::Check(args) => commands::check::run(&args),
         Command::Show(args) => commands::show::run(&args),
+        Command::Estimate(args) => commands::estimate::run_estimate(&args),
+        Command::Plan(args) => commands::estimate::run_plan(&args),
         Command::Rule(args) => commands::rule::run(&args),
         Command::Gpus(args) => commands::gpus::run(&args),
         Command::Schema(args) => commands::schema::run(&args),

@@ -12,6 +12,7 @@ pub mod gpus;
 pub mod diagnostic;
 pub mod rules;
 pub mod error;
+pub mod estimate;
 pub mod settings;
 pub mod resolve;
 pub mod linter;

@@ -9,7 +9,7 @@ use crate::load::git::Revision;
 use crate::load::{self, Document, Format, LoadError};
 use crate::resolve::curriculum::{self, ResolvedCurriculum};
 use crate::resolve::{self, Dialect, ResolvedConfig};
-use crate::rules::{Checker, batch, curriculum as cur, resolution, schema as sch};
+use crate::rules::{Checker, batch, curriculum as cur, env, memory, resolution, schema as sch};
 use crate::settings::Settings;
 use globset::{Glob, GlobMatcher};
 use std::collections::HashSet;
@@ -49,6 +49,8 @@ pub fn lint_document(document: Document, settings: &Settings) -> FileReport {
                 sch::validate(&mut checker, &document, root, sch::compiled("training-config"));
             }
             batch::check(&mut checker, &resolved);
+            memory::check(&mut checker, &resolved, settings);
+            env::check(&mut checker, &document, root);
             Some(resolved)
         }
     };
@@ -78,6 +80,8 @@ pub fn lint_curriculum(settings: &Settings) -> Result<(Option<ResolvedCurriculum
             }
         }
         cur::unknown_stage_key::check(&mut checker, &stage.document, stage_root, &resolved.known, &stage.name, native.then_some("settings"));
+        env::check(&mut checker, &stage.document, stage_root);
+        memory::check(&mut checker, &stage.resolved, settings);
 
         let own_target = stage.resolved.role(crate::schema::Role::EffectiveBatchTarget).is_some_and(|v| std::sync::Arc::ptr_eq(&v.file, &stage.document.source));
         match (reference, stage.resolved.batch.effective_batch) {

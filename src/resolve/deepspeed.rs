@@ -7,12 +7,13 @@
 use crate::load::Node;
 use crate::schema::Role;
 
-pub const BINDINGS: [(Role, &str); 5] = [
+pub const BINDINGS: [(Role, &str); 6] = [
     (Role::MicroBatch, "train_micro_batch_size_per_gpu"),
     (Role::Accumulation, "gradient_accumulation_steps"),
     (Role::GlobalBatch, "train_batch_size"),
     (Role::ZeroStage, "zero_optimization.stage"),
     (Role::LearningRate, "optimizer.params.lr"),
+    (Role::OffloadOptimizer, "zero_optimization.offload_optimizer.device"),
 ];
 
 /// Keys that only DeepSpeed configs have at their top level.

@@ -5,7 +5,7 @@
 
 use crate::schema::Role;
 
-pub const BINDINGS: [(Role, &str); 24] = [
+pub const BINDINGS: [(Role, &str); 28] = [
     (Role::MicroBatch, "batch.micro_batch"),
     (Role::Accumulation, "batch.accumulation"),
     (Role::GlobalBatch, "batch.global_batch"),
@@ -30,4 +30,8 @@ pub const BINDINGS: [(Role, &str); 24] = [
     (Role::ZeroStage, "sharding.zero_stage"),
     (Role::Fsdp, "sharding.fsdp"),
     (Role::LearningRate, "learning_rate"),
+    (Role::BaseWeights, "model.base_weights"),
+    (Role::LargestLayerParameters, "model.largest_layer_parameters"),
+    (Role::OffloadOptimizer, "sharding.offload_optimizer"),
+    (Role::OffloadParams, "sharding.offload_params"),
 ];

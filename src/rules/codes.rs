@@ -4,7 +4,7 @@
 //! shows up in review. Codes are never reused.
 
 use super::RuleMeta;
-use super::{batch, curriculum, resolution, schema};
+use super::{batch, curriculum, env, hardware, memory, resolution, schema};
 
 pub static ALL: &[&RuleMeta] = &[
     &batch::target_mismatch::TARGET_MISMATCH,
@@ -15,6 +15,14 @@ pub static ALL: &[&RuleMeta] = &[
     &batch::world_unknown::WORLD_UNKNOWN,
     &batch::underspecified::UNDERSPECIFIED,
     &curriculum::unknown_stage_key::UNKNOWN_STAGE_KEY,
+    &env::invalid_alloc_conf::INVALID_ALLOC_CONF,
+    &env::ineffective_option::INEFFECTIVE_OPTION,
+    &hardware::bf16_unsupported::BF16_UNSUPPORTED,
+    &hardware::fp8_unsupported::FP8_UNSUPPORTED,
+    &memory::exceeds::EXCEEDS,
+    &memory::tight::TIGHT,
+    &memory::underused::UNDERUSED,
+    &memory::not_estimated::NOT_ESTIMATED,
     &resolution::coarser::COARSER,
     &resolution::precision_lowered::PRECISION_LOWERED,
     &schema::invalid_syntax::INVALID_SYNTAX,

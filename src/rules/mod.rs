@@ -8,6 +8,9 @@
 pub mod batch;
 pub mod codes;
 pub mod curriculum;
+pub mod env;
+pub mod hardware;
+pub mod memory;
 pub mod resolution;
 pub mod schema;
 pub mod selection;

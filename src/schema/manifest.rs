@@ -2,6 +2,7 @@
 
 use super::gpu_target::GpuTarget;
 use super::role::Role;
+use super::training_config::Memory;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -58,6 +59,26 @@ pub struct Manifest {
     /// A base config and its ordered curriculum stages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub curriculum: Option<Curriculum>,
+    /// Memory facts for configs whose format has no place for them (merged under a native config's own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<Memory>,
+    /// Measured peaks that replace the formula's fixed and per-sample parts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calibration: Vec<CalibrationPoint>,
+}
+
+/// One measured peak: on `gpu`, at `stage` (or any), with `micro-batch`, the
+/// peak nvidia-smi showed (or `torch.cuda.max_memory_reserved` plus the CUDA context).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CalibrationPoint {
+    pub gpu: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stage: Option<String>,
+    #[schemars(range(min = 1))]
+    pub micro_batch: u64,
+    #[schemars(range(min = 1.0))]
+    pub peak_mib: f64,
 }
 
 /// Which direction of a value keeps more detail.

@@ -34,10 +34,14 @@ pub enum Role {
     ZeroStage,
     Fsdp,
     LearningRate,
+    BaseWeights,
+    LargestLayerParameters,
+    OffloadOptimizer,
+    OffloadParams,
 }
 
 impl Role {
-    pub const ALL: [Role; 24] = [
+    pub const ALL: [Role; 28] = [
         Role::MicroBatch,
         Role::Accumulation,
         Role::GlobalBatch,
@@ -62,6 +66,10 @@ impl Role {
         Role::ZeroStage,
         Role::Fsdp,
         Role::LearningRate,
+        Role::BaseWeights,
+        Role::LargestLayerParameters,
+        Role::OffloadOptimizer,
+        Role::OffloadParams,
     ];
 
     pub fn name(self) -> &'static str {
@@ -90,6 +98,10 @@ impl Role {
             Role::ZeroStage => "zero_stage",
             Role::Fsdp => "fsdp",
             Role::LearningRate => "learning_rate",
+            Role::BaseWeights => "base_weights",
+            Role::LargestLayerParameters => "largest_layer_parameters",
+            Role::OffloadOptimizer => "offload_optimizer",
+            Role::OffloadParams => "offload_params",
         }
     }
 

@@ -3,7 +3,7 @@
 //! Maps merge key by key; scalars and lists replace. A stage states only what
 //! it changes, so every field is optional and nothing is required.
 
-use super::training_config::{Batch, Model, Optimizer, Parallel, Precision, Sharding};
+use super::training_config::{Batch, Memory, Model, Optimizer, Parallel, Precision, Sharding};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -34,6 +34,8 @@ pub struct CurriculumStage {
     pub model: Option<Model>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sharding: Option<Sharding>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<Memory>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub env: Option<BTreeMap<String, String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -49,6 +49,9 @@ pub struct TrainingConfig {
     /// GPU targets (catalog ids such as `rtx-4090`) this config must fit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gpus: Option<Vec<String>>,
+    /// Memory facts the model cannot know from the rest of the config.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<Memory>,
     /// Environment variables the run sets (for example `PYTORCH_ALLOC_CONF`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub env: Option<BTreeMap<String, String>>,
@@ -183,6 +186,50 @@ pub struct Model {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-trainlint" = {"role": "activation_checkpointing"}))]
     pub activation_checkpointing: Option<Checkpointing>,
+    /// How the frozen base weights are stored when they are quantized (QLoRA: `int4`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-trainlint" = {"role": "base_weights"}))]
+    pub base_weights: Option<BaseWeights>,
+    /// Parameters of the largest layer (DeepSpeed's ZeRO-3 estimator gathers it in fp32).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1), extend("x-trainlint" = {"role": "largest_layer_parameters"}))]
+    pub largest_layer_parameters: Option<u64>,
+}
+
+/// Storage of quantized frozen base weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum BaseWeights {
+    Int8,
+    Int4,
+}
+
+/// Memory facts: a per-sample activation size, extra terms, the CUDA context.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Memory {
+    /// Activation bytes per sample, with a unit (`"131 MiB"`); measured or declared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub activation_bytes_per_sample: Option<String>,
+    /// Memory the CUDA context and kernels take, in MiB (default 1000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.0))]
+    pub cuda_context_mib: Option<f64>,
+    /// Extra tensors, each a safe arithmetic expression over config values
+    /// and roles with units, e.g. `micro_batch * settings.model.max_peaks * 4 B`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terms: Vec<MemoryTerm>,
+}
+
+/// One named memory term.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MemoryTerm {
+    /// Shown in the breakdown table.
+    pub name: String,
+    /// Bytes, as an expression: numbers, names (roles such as `micro_batch`,
+    /// or dotted config paths), + - * / ^, parentheses, min/max, units (B, KiB, MiB, GiB, KB, MB, GB).
+    pub bytes: String,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -213,4 +260,12 @@ pub struct Sharding {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-trainlint" = {"role": "fsdp"}))]
     pub fsdp: Option<bool>,
+    /// ZeRO optimizer states offloaded to CPU.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-trainlint" = {"role": "offload_optimizer"}))]
+    pub offload_optimizer: Option<bool>,
+    /// ZeRO-3 parameters offloaded to CPU.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-trainlint" = {"role": "offload_params"}))]
+    pub offload_params: Option<bool>,
 }

@@ -1,0 +1,183 @@
+use crate::cli::{EstimateArgs, PlanArgs};
+use crate::error::FatalError;
+use crate::estimate::plan::{self, PlanRow};
+use crate::estimate::{self, Estimate, MemoryModel, human_bytes};
+use crate::linter;
+use crate::load::discover::{self, Excludes};
+use crate::render::OutputFormat;
+use crate::resolve::ResolvedConfig;
+use crate::schema::GpuTarget;
+use crate::settings::Settings;
+use serde_json::json;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The config and, when the manifest has a curriculum with this config as its
+/// base, each stage (or the one `--stage` names).
+fn views(config: &PathBuf, settings: &Settings, stage: Option<&str>) -> Result<Vec<ResolvedConfig>, FatalError> {
+    let excludes = Excludes::new(&settings.root, None, &[])?;
+    let files = discover::discover(std::slice::from_ref(config), &excludes, false)?;
+    let file = files.first().ok_or_else(|| FatalError::usage(format!("`{}` is not a config file", config.display()), None))?;
+    let report = linter::lint_file(file, settings)?;
+    let base = report.resolved.ok_or_else(|| FatalError::usage(format!("`{}` cannot be read as a config", file.display), Some(format!("`trainlint check {}` says why", file.display))))?;
+    let is_base = settings.manifest.curriculum.as_ref().is_some_and(|c| std::fs::canonicalize(settings.root.join(&c.base)).ok() == std::fs::canonicalize(&file.path).ok());
+    if !is_base {
+        if let Some(name) = stage {
+            return Err(FatalError::usage(format!("no curriculum stage `{name}`: `{}` is not the base of the manifest's [curriculum]", file.display), None));
+        }
+        return Ok(vec![base]);
+    }
+    let (curriculum, _) = linter::lint_curriculum(settings)?;
+    let Some(curriculum) = curriculum else { return Ok(vec![base]) };
+    let mut stages: Vec<ResolvedConfig> = curriculum.stages.into_iter().map(|s| s.resolved).collect();
+    if let Some(name) = stage {
+        let names: Vec<String> = stages.iter().filter_map(|s| s.stage.clone()).collect();
+        stages.retain(|s| s.stage.as_deref() == Some(name));
+        if stages.is_empty() {
+            return Err(FatalError::usage(format!("no curriculum stage `{name}`"), Some(format!("the stages are: {}", names.join(", ")))));
+        }
+        return Ok(stages);
+    }
+    if stages.is_empty() { Ok(vec![base]) } else { Ok(stages) }
+}
+
+fn targets(view: &ResolvedConfig, settings: &Settings, all: bool) -> Result<Vec<GpuTarget>, FatalError> {
+    if all {
+        return Ok(settings.catalog.clone());
+    }
+    let targets = crate::rules::memory::targets(view, settings);
+    if targets.is_empty() {
+        return Err(FatalError::usage("no GPU target", Some("pass `--gpu ID` (repeatable; `trainlint gpus` lists them), set `gpus` in the manifest or the config, or use --all-gpus".to_owned())));
+    }
+    Ok(targets)
+}
+
+pub fn run_estimate(args: &EstimateArgs) -> Result<ExitCode, FatalError> {
+    let settings = Settings::discover(std::slice::from_ref(&args.config_file), &args.config.overrides())?;
+    let views = views(&args.config_file, &settings, args.stage.as_deref())?;
+    let mut estimates = Vec::new();
+    for view in &views {
+        for gpu in targets(view, &settings, false)? {
+            let model = MemoryModel::build(view, &settings, Some(&gpu)).map_err(|e| FatalError::usage(format!("memory cannot be estimated: {}", e.0), None))?;
+            let micro = args.micro_batch.map(u64::from).or(view.batch.micro()).unwrap_or(1);
+            estimates.push(estimate::estimate(&model, view, &gpu, settings.safety_margin(), micro));
+        }
+    }
+    let output = match args.output_format {
+        OutputFormat::Json => {
+            let list: Vec<serde_json::Value> = estimates.iter().map(estimate_json).collect();
+            let value = if list.len() == 1 && views.len() == 1 && views[0].stage.is_none() { list.into_iter().next().unwrap_or_default() } else { json!(list) };
+            serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
+        }
+        _ => estimates.iter().map(estimate_table).collect::<Vec<_>>().join("\n"),
+    };
+    super::print(&output);
+    Ok(if estimates.iter().all(|e| e.fits) { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn estimate_json(e: &Estimate) -> serde_json::Value {
+    json!({
+        "gpu": e.gpu,
+        "stage": e.stage,
+        "micro_batch": e.micro_batch,
+        "components": e.components.iter().map(|c| json!({"name": c.name, "bytes": c.bytes.round() as i64, "depends_on": c.depends_on, "per_sample": c.per_sample})).collect::<Vec<_>>(),
+        "total_bytes": e.total_bytes.round() as i64,
+        "capacity_bytes": e.capacity_bytes as u64,
+        "usable_bytes": e.usable_bytes.round() as u64,
+        "safety_margin": e.safety_margin,
+        "fits": e.fits,
+        "max_micro_batch": e.max_micro_batch,
+        "calibration": e.calibration,
+        "notes": e.notes,
+    })
+}
+
+fn estimate_table(e: &Estimate) -> String {
+    let stage = e.stage.as_ref().map(|s| format!(", stage `{s}`")).unwrap_or_default();
+    let mut out = format!("{} (micro batch {}{stage})\n\n", e.gpu, e.micro_batch);
+    let width = e.components.iter().map(|c| c.name.chars().count()).max().unwrap_or(9).max(9);
+    out.push_str(&format!("  {:<width$}  {:>11}  {:>6}  {}\n", "component", "memory", "share", "depends on"));
+    for c in &e.components {
+        let share = if e.total_bytes > 0.0 { c.bytes / e.total_bytes * 100.0 } else { 0.0 };
+        out.push_str(&format!("  {:<width$}  {:>11}  {:>5.1}%  {}\n", c.name, human_bytes(c.bytes), share, c.depends_on));
+    }
+    out.push_str(&format!("  {:<width$}  {:>11}\n", "total", human_bytes(e.total_bytes)));
+    out.push_str(&format!("  {:<width$}  {:>11}  ({} × safety margin {})\n", "usable", human_bytes(e.usable_bytes), human_bytes(e.capacity_bytes), e.safety_margin));
+    out.push_str(&format!("  fits: {}", if e.fits { "yes" } else { "NO" }));
+    match e.max_micro_batch {
+        Some(m) => out.push_str(&format!("; largest micro batch that fits: {m}\n")),
+        None => out.push_str("; largest micro batch that fits: unknown or none\n"),
+    }
+    if let Some(c) = &e.calibration {
+        out.push_str(&format!(
+            "  calibrated on {} measured peak(s): fixed {}, per sample {}; formula error {}, residual {}\n",
+            c.points,
+            human_bytes(c.fixed_bytes),
+            human_bytes(c.per_sample_bytes),
+            human_bytes(c.formula_error_bytes),
+            human_bytes(c.residual_bytes)
+        ));
+    }
+    for note in &e.notes {
+        out.push_str(&format!("  note: {note}\n"));
+    }
+    out
+}
+
+pub fn run_plan(args: &PlanArgs) -> Result<ExitCode, FatalError> {
+    let settings = Settings::discover(std::slice::from_ref(&args.config_file), &args.config.overrides())?;
+    let views = views(&args.config_file, &settings, args.stage.as_deref())?;
+    let mut rows: Vec<PlanRow> = Vec::new();
+    for view in &views {
+        for gpu in targets(view, &settings, args.all_gpus)? {
+            match MemoryModel::build(view, &settings, Some(&gpu)) {
+                Ok(model) => rows.push(plan::plan(&model, view, &gpu, settings.safety_margin())),
+                Err(reason) => return Err(FatalError::usage(format!("memory cannot be estimated: {}", reason.0), None)),
+            }
+        }
+    }
+    let output = match args.output_format {
+        OutputFormat::Json => serde_json::to_string_pretty(&rows.iter().map(plan_json).collect::<Vec<_>>()).unwrap_or_default() + "\n",
+        _ => plan_table(&rows),
+    };
+    super::print(&output);
+    Ok(if rows.iter().all(|r| r.fits) { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn plan_json(r: &PlanRow) -> serde_json::Value {
+    json!({
+        "gpu": r.gpu,
+        "stage": r.stage,
+        "micro_batch": r.micro_batch,
+        "accumulation": r.accumulation,
+        "effective_batch": r.effective_batch,
+        "peak_bytes": r.peak_bytes.map(|p| p.round() as i64),
+        "usable_bytes": r.usable_bytes.round() as u64,
+        "capacity_bytes": r.capacity_bytes as u64,
+        "utilisation": r.utilisation,
+        "fits": r.fits,
+        "reason": r.reason,
+    })
+}
+
+fn plan_table(rows: &[PlanRow]) -> String {
+    let mut out = format!("{:<16} {:<10} {:>6} {:>6} {:>9} {:>11} {:>11} {:>7}\n", "GPU", "STAGE", "MICRO", "ACCUM", "EFFECTIVE", "PEAK", "USABLE", "OF GPU");
+    for r in rows {
+        let dash = || "–".to_owned();
+        out.push_str(&format!(
+            "{:<16} {:<10} {:>6} {:>6} {:>9} {:>11} {:>11} {:>7}\n",
+            r.gpu,
+            r.stage.clone().unwrap_or_else(dash),
+            r.micro_batch.map_or_else(dash, |m| m.to_string()),
+            r.accumulation.map_or_else(dash, |a| a.to_string()),
+            r.effective_batch.map_or_else(dash, |e| e.to_string()),
+            r.peak_bytes.map_or_else(dash, human_bytes),
+            human_bytes(r.usable_bytes),
+            r.utilisation.map_or_else(dash, |u| format!("{:.0}%", u * 100.0)),
+        ));
+        if let Some(reason) = &r.reason {
+            out.push_str(&format!("  {}: {reason}\n", r.gpu));
+        }
+    }
+    out
+}

@@ -1,0 +1,73 @@
+//! The plan: for each GPU target, the largest micro batch that fits and lets an
+//! integer accumulation keep the effective batch exactly.
+
+use super::{Estimate, MemoryModel, estimate};
+use crate::resolve::ResolvedConfig;
+use crate::schema::GpuTarget;
+use serde::Serialize;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PlanRow {
+    pub gpu: String,
+    pub stage: Option<String>,
+    pub micro_batch: Option<u64>,
+    pub accumulation: Option<u64>,
+    pub effective_batch: Option<u64>,
+    pub peak_bytes: Option<f64>,
+    pub usable_bytes: f64,
+    pub capacity_bytes: f64,
+    pub utilisation: Option<f64>,
+    pub fits: bool,
+    /// Why there is no plan, when there is none.
+    pub reason: Option<String>,
+}
+
+/// The largest micro batch ≤ `max_fit` such that micro × world divides `target`.
+pub fn best_micro(target: u64, world: u64, max_fit: u64) -> Option<u64> {
+    (1..=max_fit.min(target)).rev().find(|m| target % (m * world) == 0)
+}
+
+pub fn plan(model: &MemoryModel, resolved: &ResolvedConfig, gpu: &GpuTarget, margin: f64) -> PlanRow {
+    let current = resolved.batch.micro().unwrap_or(1);
+    let at_current: Estimate = estimate(model, resolved, gpu, margin, current);
+    let world = resolved.batch.world_size.unwrap_or(1);
+    let target = resolved.batch.target.or(resolved.batch.effective_batch);
+    let mut row = PlanRow {
+        gpu: gpu.id.clone(),
+        stage: resolved.stage.clone(),
+        micro_batch: None,
+        accumulation: None,
+        effective_batch: target,
+        peak_bytes: None,
+        usable_bytes: at_current.usable_bytes,
+        capacity_bytes: at_current.capacity_bytes,
+        utilisation: None,
+        fits: false,
+        reason: None,
+    };
+    let Some(max_fit) = at_current.max_micro_batch else {
+        row.reason = Some(if model.activations_modelled || model.calibration().is_some() {
+            "even micro batch 1 does not fit".to_owned()
+        } else {
+            "activations not modelled: the largest micro batch cannot be computed".to_owned()
+        });
+        return row;
+    };
+    let Some(target) = target else {
+        row.reason = Some("effective batch unknown: state a target (`effective-batch`) or the world size".to_owned());
+        row.micro_batch = Some(max_fit);
+        return row;
+    };
+    match best_micro(target, world, max_fit) {
+        Some(micro) => {
+            let peak = model.total(micro);
+            row.micro_batch = Some(micro);
+            row.accumulation = Some(target / (micro * world));
+            row.peak_bytes = Some(peak);
+            row.utilisation = Some(peak / row.capacity_bytes);
+            row.fits = true;
+        }
+        None => row.reason = Some(format!("no micro batch up to {max_fit} divides {target} on a world of {world}")),
+    }
+    row
+}

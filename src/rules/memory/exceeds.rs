@@ -1,0 +1,87 @@
+use super::{at, batch_fix, biggest};
+use crate::declare_rule;
+use crate::diagnostic::Diagnostic;
+use crate::estimate::plan::PlanRow;
+use crate::estimate::{Estimate, MemoryModel, human_bytes};
+use crate::resolve::ResolvedConfig;
+use crate::rules::resolution::coarser::direction;
+use crate::settings::Settings;
+
+declare_rule! {
+    /// ## What it does
+    /// Estimates the peak GPU memory of a config, per curriculum stage and per
+    /// GPU target, and reports when it exceeds the usable memory: the GPU's
+    /// capacity (as nvidia-smi reports it) × the safety margin (`safety-margin`,
+    /// default 0.85). The message names the total, the usable memory and the
+    /// three biggest components; `trainlint estimate` prints the whole table.
+    ///
+    /// ## Why is this bad?
+    /// The run dies with "CUDA out of memory" after it has waited for its GPU,
+    /// often in a later curriculum stage that needs more memory than the first.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// # stage 01 of seed 004 on a 24 GB Quadro RTX 6000
+    /// settings:
+    ///   n_positives: 32
+    ///   n_negatives: 24
+    /// ```
+    ///
+    /// Use instead: the micro batch that fits with the accumulation that keeps
+    /// the effective batch (`trainlint plan --gpu quadro-rtx-6000`), e.g.
+    /// micro batch 15 with accumulation 15 for an effective batch of 225.
+    ///
+    /// ## Fix safety
+    /// The fix sets the largest micro batch that fits and divides the
+    /// effective batch, and the accumulation that keeps it. It is unsafe: the
+    /// effective batch is kept, but batch-norm statistics and throughput change.
+    /// It never lowers a resolution-bearing value; the help lists those as last resorts.
+    pub static EXCEEDS = {
+        code: "MEM001",
+        name: "out-of-memory",
+        severity: Error,
+        fix: Sometimes,
+        since: "0.1.0",
+    };
+}
+
+pub fn diagnostic(resolved: &ResolvedConfig, model: &MemoryModel, estimate: &Estimate, row: &PlanRow, settings: &Settings) -> Diagnostic {
+    let stage = resolved.stage.as_ref().map(|s| format!(" (stage `{s}`)")).unwrap_or_default();
+    let message = format!(
+        "estimated peak {} exceeds usable {} on {}{stage}: {}",
+        human_bytes(estimate.total_bytes),
+        human_bytes(estimate.usable_bytes),
+        estimate.gpu,
+        biggest(estimate, 3)
+    );
+    let mut diagnostic = at(&EXCEEDS, resolved, Some(model), Some(&estimate.gpu), message)
+        .with_label(format!("{} > {} usable", human_bytes(estimate.total_bytes), human_bytes(estimate.usable_bytes)))
+        .with_note(format!(
+            "usable = {} capacity × {} safety margin; the run would fail with CUDA out of memory",
+            human_bytes(estimate.capacity_bytes),
+            estimate.safety_margin
+        ));
+    let last_resorts: Vec<String> = model.dependencies().into_iter().filter(|name| direction(settings, name).is_some()).collect();
+    let last_resort_text = if last_resorts.is_empty() {
+        String::new()
+    } else {
+        format!("; last resorts, which hurt quality: lower {}", last_resorts.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "))
+    };
+    match (row.micro_batch, row.accumulation) {
+        (Some(micro), Some(accumulation)) if row.fits => {
+            let effective = row.effective_batch.unwrap_or(0);
+            diagnostic = diagnostic.with_help(format!(
+                "micro batch {micro} with accumulation {accumulation} fits ({} peak) and keeps the effective batch {effective}{last_resort_text}",
+                row.peak_bytes.map(human_bytes).unwrap_or_default()
+            ));
+            if let Some(fix) = batch_fix(resolved, micro, accumulation, format!("Set micro batch {micro} and accumulation {accumulation} for {}", estimate.gpu)) {
+                diagnostic = diagnostic.with_fix(fix);
+            }
+        }
+        _ => {
+            let reason = row.reason.clone().unwrap_or_default();
+            diagnostic = diagnostic.with_help(format!("no micro batch fits and keeps the effective batch ({reason}); consider activation checkpointing, 8-bit optimizer states, ZeRO/FSDP sharding or a larger GPU{last_resort_text}"));
+        }
+    }
+    diagnostic
+}

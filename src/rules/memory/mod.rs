@@ -1,0 +1,109 @@
+//! MEM rules: the estimated peak of each config, stage and GPU target against
+//! the GPU's usable memory (capacity × safety margin).
+
+pub mod exceeds;
+pub mod not_estimated;
+pub mod tight;
+pub mod underused;
+
+use crate::diagnostic::{Applicability, Diagnostic, Fix};
+use crate::estimate::{self, Estimate, MemoryModel, human_bytes, plan};
+use crate::resolve::{ResolvedConfig, RoleValue};
+use crate::rules::Checker;
+use crate::rules::batch::replace_value;
+use crate::schema::{GpuTarget, Role};
+use crate::settings::Settings;
+use crate::source::{SourceFile, Span};
+use std::sync::Arc;
+
+/// The GPU targets a config is checked against: `--gpu` / the manifest's `gpus`,
+/// else the native config's own `gpus` list.
+pub fn targets(resolved: &ResolvedConfig, settings: &Settings) -> Vec<GpuTarget> {
+    if !settings.gpus.is_empty() {
+        return settings.gpus.clone();
+    }
+    let Some(crate::load::Value::Seq(list)) = resolved.tree.get("gpus").map(|n| &n.value) else {
+        return Vec::new();
+    };
+    list.iter().filter_map(|item| item.as_str()).filter_map(|id| settings.catalog.iter().find(|t| t.id == id).cloned()).collect()
+}
+
+pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &Settings) {
+    let gpus = targets(resolved, settings);
+    if gpus.is_empty() {
+        return;
+    }
+    crate::rules::hardware::check(checker, resolved, &gpus);
+    let Some(micro) = resolved.batch.micro() else { return };
+    let mut reported_unknown = false;
+    for gpu in &gpus {
+        let model = match MemoryModel::build(resolved, settings, Some(gpu)) {
+            Ok(model) => model,
+            Err(reason) => {
+                if !reported_unknown {
+                    checker.report(not_estimated::diagnostic(resolved, &reason.0));
+                    reported_unknown = true;
+                }
+                continue;
+            }
+        };
+        let estimate = estimate::estimate(&model, resolved, gpu, settings.safety_margin(), micro);
+        let row = plan::plan(&model, resolved, gpu, settings.safety_margin());
+        if !estimate.fits {
+            checker.report(exceeds::diagnostic(resolved, &model, &estimate, &row, settings));
+        } else if estimate.total_bytes > estimate::HEADROOM_WARNING * estimate.usable_bytes {
+            checker.report(tight::diagnostic(resolved, &estimate));
+        } else if estimate.total_bytes < 0.5 * estimate.usable_bytes && (model.activations_complete || model.calibration().is_some()) {
+            if let Some(better) = row.micro_batch.filter(|m| *m > micro && row.fits) {
+                checker.report(underused::diagnostic(resolved, &estimate, &row, better));
+            }
+        }
+    }
+}
+
+/// "weights 1.2 GiB, activations 17.5 GiB, CUDA context 1000 MiB".
+pub fn biggest(estimate: &Estimate, count: usize) -> String {
+    let mut components: Vec<_> = estimate.components.iter().filter(|c| c.bytes > 0.0).collect();
+    components.sort_by(|a, b| b.bytes.total_cmp(&a.bytes));
+    components.iter().take(count).map(|c| format!("{} {}", c.name, human_bytes(c.bytes))).collect::<Vec<_>>().join(", ")
+}
+
+/// Where a memory finding points: a stage-file value that feeds a memory term
+/// (stage 01's `n_negatives`), else the micro batch, else the top of the file.
+pub fn anchor(resolved: &ResolvedConfig, model: Option<&MemoryModel>) -> (Arc<SourceFile>, Span) {
+    if resolved.stage.is_some()
+        && let Some(model) = model
+    {
+        let stage_origin = resolved.files.len() - 1;
+        for name in model.dependencies() {
+            if let Some(entry) = resolved.tree.entry_dotted(&name).filter(|e| e.value.origin == stage_origin) {
+                return (Arc::clone(&resolved.files[stage_origin]), entry.value.span.clone());
+            }
+        }
+    }
+    match resolved.role(Role::MicroBatch) {
+        Some(value) => (Arc::clone(&value.file), value.span.clone()),
+        None => (Arc::clone(resolved.source()), 0..0),
+    }
+}
+
+/// A diagnostic at the memory anchor, with stage and GPU set.
+pub fn at(rule: &'static crate::rules::RuleMeta, resolved: &ResolvedConfig, model: Option<&MemoryModel>, gpu: Option<&str>, message: String) -> Diagnostic {
+    let (file, span) = anchor(resolved, model);
+    let mut diagnostic = Diagnostic::new(rule, &file, span, message);
+    diagnostic.stage = resolved.stage.clone();
+    diagnostic.gpu = gpu.map(str::to_owned);
+    diagnostic
+}
+
+/// Edits that set micro batch and accumulation, where both are written.
+pub fn batch_fix(resolved: &ResolvedConfig, micro: u64, accumulation: u64, message: String) -> Option<Fix> {
+    let micro_value: &RoleValue = resolved.role(Role::MicroBatch)?;
+    let mut edits = vec![replace_value(micro_value, micro)];
+    match resolved.role(Role::Accumulation) {
+        Some(value) => edits.push(replace_value(value, accumulation)),
+        None if accumulation == 1 => {}
+        None => return None,
+    }
+    Some(Fix { applicability: Applicability::Unsafe, message, edits })
+}
