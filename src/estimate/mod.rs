@@ -284,7 +284,7 @@ impl MemoryModel {
         if role_f64(Role::Parameters).is_none() && !model.activations_modelled && memory.terms.is_empty() {
             let points = calibration_points(settings, resolved, gpu);
             if points.is_empty() {
-                return Err(NotEstimable("no memory facts: state model.parameters, memory.activation_bytes_per_sample or memory terms, or give calibration points".into()));
+                return Err(NotEstimable("the config states no parameter count, activation size, memory term or calibration point".into()));
             }
         }
         model.calibration = model.calibrate(&calibration_points(settings, resolved, gpu));

@@ -100,13 +100,18 @@ pub fn check(checker: &mut Checker, document: &Document, root: &Node) {
     }
     for (variable, node) in allocator_settings(root) {
         let options = parse(document, node);
+        let mut invalid = Vec::new();
         for option in &options {
             if let Some(problem) = invalid_alloc_conf::problem(option) {
                 checker.report(invalid_alloc_conf::diagnostic(document, &variable, option, &problem));
+                invalid.push(option.span.clone());
             }
         }
+        // An option PyTorch rejects is not also reported as ineffective.
         for (option, why) in ineffective_option::problems(&options) {
-            checker.report(ineffective_option::diagnostic(document, &variable, option, &why));
+            if !invalid.contains(&option.span) {
+                checker.report(ineffective_option::diagnostic(document, &variable, option, &why));
+            }
         }
     }
 }

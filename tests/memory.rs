@@ -1,0 +1,174 @@
+//! The memory model against its peers and the seeds' own arithmetic.
+//!
+//! - DeepSpeed's ZeRO-2/3 model-state estimators (`deepspeed_mem_cases.json`,
+//!   current-code values): reproduced exactly, by the functions and through
+//!   `trainlint estimate`.
+//! - accelerate's `estimate-memory` fp32 training row: reproduced exactly.
+//!   Its mixed-precision row takes the *largest* component (`max(values)`),
+//!   where trainlint adds everything that is alive at the optimizer step
+//!   (fp32 weights + 16-bit copies + fp32 gradients + Adam moments, HF's
+//!   18 B/param); the test states both values.
+//! - The seeds: AAM attention 0.74 GB per layer, embeddings 0.16 GB; seed 000's
+//!   spectrum loss 0.77 GB at 96 × 100 × 20,000 bins and 7,500 bins after
+//!   bin_size 0.2 / max_mz 1500.
+
+mod common;
+
+use std::path::PathBuf;
+use trainlint::estimate::zero;
+
+fn cases(name: &str) -> Option<serde_json::Value> {
+    let shared = common::shared()?;
+    Some(serde_json::from_str(&std::fs::read_to_string(shared.join("peers").join(name)).unwrap()).unwrap())
+}
+
+#[test]
+fn deepspeed_zero_estimators_exactly() {
+    let Some(cases) = cases("deepspeed_mem_cases.json") else { return };
+    let mut checked = 0;
+    for case in cases.as_array().unwrap() {
+        let Some(expected) = case.get("current_code_output_bytes") else { continue };
+        let i = &case["inputs"];
+        let p = i["total_params"].as_f64().unwrap();
+        let (n, nodes, f) = (i["num_gpus_per_node"].as_u64().unwrap(), i["num_nodes"].as_u64().unwrap(), i["additional_buffer_factor"].as_f64().unwrap());
+        let got = match case["estimator"].as_str().unwrap() {
+            "zero2" => zero::zero2(p, n, nodes, i["cpu_offload"].as_bool().unwrap(), f),
+            "zero3" => zero::zero3(p, i["largest_layer_params"].as_f64().unwrap(), n, nodes, i["cpu_offload"].as_bool().unwrap(), i["cpu_offload_params"].as_bool().unwrap(), i["zero_init"].as_bool().unwrap(), f),
+            other => panic!("{other}"),
+        };
+        assert_eq!(got.gpu, expected["gpu"].as_u64().unwrap(), "gpu bytes for {i}");
+        assert_eq!(got.cpu, expected["cpu"].as_u64().unwrap(), "cpu bytes for {i}");
+        checked += 1;
+    }
+    assert_eq!(checked, 8, "every case with current-code bytes");
+}
+
+fn temp_config(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("trainlint-mem-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("config.yaml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn estimate(path: &std::path::Path, extra: &[&str]) -> serde_json::Value {
+    let text = path.display().to_string();
+    let mut args = vec!["estimate", "--output-format", "json", text.as_str()];
+    args.extend_from_slice(extra);
+    let output = common::trainlint(&args);
+    serde_json::from_str(&common::stdout(&output)).unwrap_or_else(|e| panic!("{e}: {}{}", common::stdout(&output), common::stderr(&output)))
+}
+
+fn component(estimate: &serde_json::Value, name: &str) -> f64 {
+    estimate["components"].as_array().unwrap().iter().find(|c| c["name"].as_str().unwrap().starts_with(name)).unwrap_or_else(|| panic!("no {name} in {estimate:#}"))["bytes"].as_f64().unwrap()
+}
+
+#[test]
+fn zero2_through_the_command_line() {
+    let path = temp_config("zero2", "trainlint: 1\nbatch: {micro_batch: 1}\nparallel: {devices: 8}\nmodel: {parameters: 2851000000}\nsharding: {zero_stage: 2}\ngpus: [a100-80gb]\n");
+    let value = estimate(&path, &[]);
+    assert_eq!(component(&value, "model states (ZeRO-2"), 12_116_750_000.0);
+    let path = temp_config("zero2-offload", "trainlint: 1\nbatch: {micro_batch: 1}\nparallel: {devices: 8}\nmodel: {parameters: 2851000000}\nsharding: {zero_stage: 2, offload_optimizer: true}\ngpus: [a100-80gb]\n");
+    assert_eq!(component(&estimate(&path, &[]), "model states (ZeRO-2"), 5_702_000_000.0);
+    let path = temp_config("zero3", "trainlint: 1\nbatch: {micro_batch: 1}\nparallel: {devices: 8}\nmodel: {parameters: 2851000000, largest_layer_parameters: 32000000}\nsharding: {zero_stage: 3}\ngpus: [a100-80gb]\n");
+    assert_eq!(component(&estimate(&path, &[]), "model states (ZeRO-3"), 6_542_750_000.0);
+}
+
+#[test]
+fn accelerate_fp32_row_exactly_and_the_mixed_precision_difference() {
+    let Some(cases) = cases("accelerate_mem_cases.json") else { return };
+    let bert = cases["cases"].as_array().unwrap().iter().find(|c| c["model"] == "bert-base-cased" && c["dtype"] == "float32").unwrap();
+    let fp32_bytes = bert["fp32_bytes_from_test"]["total"].as_u64().unwrap();
+    let breakdown = &bert["current_code_output"]["training_breakdown_bytes"];
+    let accelerate_peak = ["model", "optimizer", "gradients", "step"].iter().map(|k| breakdown[k].as_u64().unwrap()).max().unwrap();
+    let parameters = fp32_bytes / 4;
+    let config = |precision: &str| format!("trainlint: 1\nbatch: {{micro_batch: 1}}\nparallel: {{devices: 1}}\nprecision: {precision}\noptimizer: adamw\nmodel: {{parameters: {parameters}}}\ngpus: [a100-80gb]\n");
+    let value = estimate(&temp_config("acc32", &config("32-true")), &[]);
+    let model_states = component(&value, "weights") + component(&value, "gradients") + component(&value, "optimizer states");
+    assert_eq!(model_states as u64, accelerate_peak, "fp32: weights + gradients + AdamW = accelerate's 4 × fp32 size");
+    assert_eq!(accelerate_peak, 1_732_997_120);
+
+    // Mixed precision: accelerate reports max(model, gradients, optimizer, step) = 2 × fp32 size;
+    // trainlint adds the tensors alive together: 6 + 4 + 8 = 18 B per parameter (HF model_memory_anatomy).
+    let fp16 = cases["cases"].as_array().unwrap().iter().find(|c| c["model"] == "bert-base-cased" && c["dtype"] == "float16").unwrap();
+    let b = &fp16["current_code_output"]["training_breakdown_bytes"];
+    let accelerate_mixed = ["model", "optimizer", "gradients", "step"].iter().map(|k| b[k].as_u64().unwrap()).max().unwrap();
+    let value = estimate(&temp_config("acc16", &config("16-mixed")), &[]);
+    let ours = component(&value, "weights") + component(&value, "gradients") + component(&value, "optimizer states");
+    assert_eq!(accelerate_mixed, 866_498_560);
+    assert_eq!(ours as u64, parameters * 18, "documented difference: a sum, not accelerate's max");
+}
+
+#[test]
+fn aam_attention_and_embeddings_as_the_seed_computes_them() {
+    let value = estimate(&common::repo().join("fixtures/seeds/003_aam.yaml"), &[]);
+    let per_layer = component(&value, "ASV attention") / 4.0;
+    assert_eq!(per_layer, 737_280_000.0, "[2048, 150, 150] × 4 heads × 4 B = 0.74 GB per layer");
+    assert_eq!(component(&value, "sample attention") / 4.0, 33_554_432.0, "[2, 1024, 1024] × 4 heads × 4 B = 0.03 GB per layer");
+    assert_eq!(component(&value, "embeddings"), 157_286_400.0, "[2048, 150, 128] × 4 B = 0.16 GB");
+}
+
+#[test]
+fn seed_000_spectrum_loss_and_its_last_resort() {
+    let config = common::repo().join("fixtures/seeds/000_spectrum_rtx4090/config.yaml");
+    let value = estimate(&config, &["--micro-batch", "96"]);
+    assert_eq!(component(&value, "gaussian spectrum loss"), 768_000_000.0, "96 × 100 × 20,000 bins × 4 B ≈ 0.8 GB");
+    let text = std::fs::read_to_string(&config).unwrap().replace("bin_size: 0.1 ", "bin_size: 0.2 ").replace("max_mz: 2000.0", "max_mz: 1500.0");
+    let path = temp_config("seed000", &text);
+    let value = estimate(&path, &["--micro-batch", "96"]);
+    assert_eq!(component(&value, "gaussian spectrum loss"), 288_000_000.0, "7,500 bins: 96 × 100 × 7,500 × 4 B");
+}
+
+#[test]
+fn calibration_with_two_points_reproduces_them() {
+    let config = common::repo().join("fixtures/seeds/000_spectrum_rtx4090/config.yaml");
+    for (micro, peak_mib) in [("48", 16212.0), ("96", 24564.0)] {
+        let value = estimate(&config, &["--micro-batch", micro]);
+        assert!((value["total_bytes"].as_f64().unwrap() - peak_mib * 1048576.0).abs() < 2.0, "{micro}: {value:#}");
+        assert_eq!(value["calibration"]["points"], 2);
+        assert!(value["calibration"]["residual_bytes"].as_f64().unwrap() < 1.0);
+    }
+}
+
+#[test]
+fn seed_004_plan_keeps_one_effective_batch_on_four_gpus() {
+    let output = common::trainlint(&[
+        "plan", "fixtures/seeds/004_naics_embedder/config.yaml", "--gpu", "quadro-rtx-6000", "--gpu", "v100-32gb", "--gpu", "a100-40gb", "--gpu", "a100-80gb", "--output-format", "json",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", common::stderr(&output));
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&common::stdout(&output)).unwrap();
+    assert_eq!(rows.len(), 4 * 5, "four targets × five stages");
+    for row in &rows {
+        assert_eq!(row["effective_batch"], 225, "{row}");
+        let (micro, accumulation) = (row["micro_batch"].as_u64().unwrap(), row["accumulation"].as_u64().unwrap());
+        assert_eq!(micro * accumulation, 225, "{row}");
+        assert!(row["fits"].as_bool().unwrap());
+        assert!(row["peak_bytes"].as_f64().unwrap() <= row["usable_bytes"].as_f64().unwrap());
+    }
+    let text = common::stdout(&common::trainlint(&["plan", "fixtures/seeds/004_naics_embedder/config.yaml", "--gpu", "quadro-rtx-6000", "--stage", "02"]));
+    assert!(text.contains("quadro-rtx-6000") && text.contains("45") && text.contains("225"), "{text}");
+}
+
+#[test]
+fn mem001_on_the_overflowing_stage_points_at_the_stage_file() {
+    let output = common::trainlint(&["check", "--output-format", "json", "fixtures/seeds/004_naics_embedder"]);
+    let value: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
+    let mem: Vec<&serde_json::Value> = value["diagnostics"].as_array().unwrap().iter().filter(|d| d["code"] == "MEM001").collect();
+    assert_eq!(mem.len(), 1, "{value:#}");
+    assert_eq!(mem[0]["file"], "fixtures/seeds/004_naics_embedder/text_curriculum/01_stage.yaml");
+    assert_eq!(mem[0]["stage"], "01");
+    assert_eq!(mem[0]["gpu"], "quadro-rtx-6000");
+    let fix = &mem[0]["fix"];
+    assert_eq!(fix["applicability"], "unsafe");
+    let contents: Vec<&str> = fix["edits"].as_array().unwrap().iter().map(|e| e["content"].as_str().unwrap()).collect();
+    assert_eq!(contents, vec!["15", "15"], "micro batch 15 × accumulation 15 = 225");
+}
+
+#[test]
+fn expressions_are_never_code() {
+    let path = temp_config("evil", "trainlint: 1\nbatch: {micro_batch: 1}\nparallel: {devices: 1}\nmemory:\n  terms:\n    - name: evil\n      bytes: \"__import__('os').system('touch /tmp/pwned')\"\ngpus: [a100-80gb]\n");
+    let text = path.display().to_string();
+    let output = common::trainlint(&["estimate", &text]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(common::stderr(&output).contains("memory term `evil`"), "{}", common::stderr(&output));
+}
