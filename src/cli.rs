@@ -73,6 +73,18 @@ pub struct CheckArgs {
     /// Compare with the same files at this git revision (read with `git show`, nothing checked out).
     #[arg(long, value_name = "REV")]
     pub baseline: Option<String>,
+    /// Apply safe fixes (files are rewritten in place; comments and formatting kept).
+    #[arg(long)]
+    pub fix: bool,
+    /// Also apply unsafe fixes (ones that change training, such as a new micro batch), with --fix or --diff.
+    #[arg(long)]
+    pub unsafe_fixes: bool,
+    /// Print the changes fixes would make as a unified diff; write nothing; exit 1 when there are changes.
+    #[arg(long, conflicts_with_all = ["fix", "fix_only"])]
+    pub diff: bool,
+    /// Apply fixes and report nothing else.
+    #[arg(long)]
+    pub fix_only: bool,
 }
 
 #[derive(Debug, Args)]

@@ -121,6 +121,11 @@ impl Diagnostic {
         self
     }
 
+    pub fn with_fix_opt(mut self, fix: Option<Fix>) -> Self {
+        self.fix = fix;
+        self
+    }
+
     /// 1-based line and column of the primary span's start.
     pub fn line_col(&self) -> (usize, usize) {
         self.file.line_col(self.span.start)

@@ -22,6 +22,10 @@ pub enum FatalError {
         help: Option<String>,
     },
 
+    #[error("cannot fix `{path}`: {reason}")]
+    #[diagnostic(code(trainlint::fix))]
+    FixFailed { path: String, reason: String },
+
     #[error("{message}")]
     #[diagnostic(code(trainlint::usage))]
     Usage {

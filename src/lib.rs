@@ -11,6 +11,7 @@ pub mod schema;
 pub mod gpus;
 pub mod diagnostic;
 pub mod rules;
+pub mod apply;
 pub mod error;
 pub mod estimate;
 pub mod settings;

@@ -29,6 +29,8 @@ pub struct Settings {
     pub gpus: Vec<GpuTarget>,
     /// Canonical paths of the curriculum's stage files (resolved over their base, not alone).
     pub stage_files: Vec<PathBuf>,
+    /// Fixed texts not yet written (see `load::Overlay`).
+    pub overlay: crate::load::Overlay,
 }
 
 /// Command-line values that override the manifest.
@@ -125,6 +127,7 @@ impl Settings {
             catalog,
             gpus,
             stage_files: Vec::new(),
+            overlay: crate::load::Overlay::default(),
         };
         if let Some(curriculum) = &settings.manifest.curriculum {
             let stages = crate::resolve::curriculum::stage_paths(curriculum, &settings)?;

@@ -7,6 +7,9 @@ use crate::resolve::ResolvedConfig;
 use crate::load::discover::{self, Excludes};
 use crate::render::{self, OutputFormat, Summary, full::Style};
 use crate::settings::{Overrides, Settings, nearest_manifest};
+use crate::load::Overlay;
+use crate::apply::{self, Change};
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -18,7 +21,36 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
         ignore: args.ignore.clone(),
         ..args.config.overrides()
     };
-    let (files, diagnostics) = collect(&paths, &overrides, args.baseline.as_deref(), args.force_exclude, args.config.config.is_some())?;
+    let forced = args.config.config.is_some();
+    if args.fix || args.diff || args.fix_only {
+        let outcome = fix_loop(&paths, &overrides, args.baseline.as_deref(), args.force_exclude, forced, args.unsafe_fixes)?;
+        if args.diff {
+            let diff: String = outcome.changes.iter().map(apply::unified_diff).collect();
+            super::print(&diff);
+            eprintln!("Would fix {} error{} in {} file{}.", outcome.applied, plural(outcome.applied), outcome.changes.len(), plural(outcome.changes.len()));
+            return Ok(if outcome.changes.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) });
+        }
+        apply::preflight(&outcome.changes)?;
+        for change in &outcome.changes {
+            apply::write_atomic(change)?;
+        }
+        let fixed_line = format!("Fixed {} error{} in {} file{}.", outcome.applied, plural(outcome.applied), outcome.changes.len(), plural(outcome.changes.len()));
+        if args.fix_only {
+            super::print(&format!("{fixed_line}\n"));
+            return Ok(ExitCode::SUCCESS);
+        }
+        let diagnostics = outcome.remaining;
+        let summary = Summary::new(outcome.files, &diagnostics);
+        let output = match args.output_format {
+            OutputFormat::Json => render::json::render(&diagnostics, &summary),
+            OutputFormat::Concise => format!("{}{}\n{}\n", render::concise::render(&diagnostics), fixed_line, summary.line()),
+            OutputFormat::Full => format!("{}{}\n{}\n", render::full::render(&diagnostics, Style::detect()), fixed_line, summary.line()),
+        };
+        super::print(&output);
+        let failed = diagnostics.iter().any(|d| d.severity == Severity::Error);
+        return Ok(if failed && !args.exit_zero { ExitCode::from(1) } else { ExitCode::SUCCESS });
+    }
+    let (files, diagnostics) = collect(&paths, &overrides, args.baseline.as_deref(), args.force_exclude, forced)?;
     let summary = Summary::new(files, &diagnostics);
     let output = match args.output_format {
         OutputFormat::Json => render::json::render(&diagnostics, &summary),
@@ -33,8 +65,14 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
 /// Discovers the files under `paths` and returns how many there are and every
 /// diagnostic, sorted: the whole of `check` but the rendering.
 pub fn collect(paths: &[PathBuf], overrides: &Overrides, baseline: Option<&str>, force_exclude: bool, forced_manifest: bool) -> Result<(usize, Vec<Diagnostic>), FatalError> {
+    collect_with(paths, overrides, baseline, force_exclude, forced_manifest, &Overlay::default())
+}
+
+/// `collect`, reading files from `overlay` where it holds them (fixes not yet written).
+pub fn collect_with(paths: &[PathBuf], overrides: &Overrides, baseline: Option<&str>, force_exclude: bool, forced_manifest: bool, overlay: &Overlay) -> Result<(usize, Vec<Diagnostic>), FatalError> {
     // The manifest found from the first path decides what is walked (its excludes)...
-    let settings = Settings::discover(paths, overrides)?;
+    let mut settings = Settings::discover(paths, overrides)?;
+    settings.overlay = overlay.clone();
     let excludes = Excludes::new(&settings.root, settings.manifest.exclude.as_deref(), &settings.manifest.extend_exclude)?;
     let files = discover::discover(paths, &excludes, force_exclude)?;
     let revision = match baseline {
@@ -48,12 +86,67 @@ pub fn collect(paths: &[PathBuf], overrides: &Overrides, baseline: Option<&str>,
     // ...and each file is checked with the settings of its nearest manifest, as ruff does.
     let mut diagnostics = Vec::new();
     for (manifest, group) in group_by_manifest(&files, &settings, forced_manifest) {
-        let group_settings = if manifest == settings.manifest_path { settings.clone() } else { Settings::from_manifest(manifest.as_deref(), overrides)? };
+        let group_settings = if manifest == settings.manifest_path {
+            settings.clone()
+        } else {
+            let mut group = Settings::from_manifest(manifest.as_deref(), overrides)?;
+            group.overlay = overlay.clone();
+            group
+        };
         diagnostics.extend(check_group(&group, &group_settings, revision.as_ref())?);
     }
     linter::dedupe(&mut diagnostics);
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     Ok((files.len(), diagnostics))
+}
+
+/// Fix passes, ruff's way: apply the fixes that do not overlap, check the
+/// result again, repeat until nothing is left to fix (at most `MAX_PASSES`).
+/// Everything happens in memory; the caller writes (or diffs) the changes.
+pub const MAX_PASSES: usize = 10;
+
+pub struct FixOutcome {
+    pub files: usize,
+    pub applied: usize,
+    pub changes: Vec<Change>,
+    /// The diagnostics of the fixed texts.
+    pub remaining: Vec<Diagnostic>,
+}
+
+pub fn fix_loop(paths: &[PathBuf], overrides: &Overrides, baseline: Option<&str>, force_exclude: bool, forced_manifest: bool, unsafe_fixes: bool) -> Result<FixOutcome, FatalError> {
+    let mut overlay: HashMap<PathBuf, String> = HashMap::new();
+    let mut originals: BTreeMap<PathBuf, (String, String)> = BTreeMap::new();
+    let mut applied = 0;
+    for _ in 0..MAX_PASSES {
+        let (files, diagnostics) = collect_with(paths, overrides, baseline, force_exclude, forced_manifest, &Overlay::new(overlay.clone()))?;
+        let accepted = apply::accept(&diagnostics, unsafe_fixes);
+        if accepted.fixes == 0 {
+            let changes = originals
+                .into_iter()
+                .filter_map(|(path, (display, original))| {
+                    let fixed = overlay.remove(&path)?;
+                    (fixed != original).then_some(Change { path, display, original, fixed })
+                })
+                .collect();
+            return Ok(FixOutcome { files, applied, changes, remaining: diagnostics });
+        }
+        for (path, edits) in accepted.edits {
+            let source = std::sync::Arc::clone(&edits[0].file);
+            originals.entry(path.clone()).or_insert_with(|| (source.display().to_owned(), source.text().to_owned()));
+            let fixed = apply::splice(source.text(), &edits);
+            apply::check_reparses(&path, source.display(), &fixed)?;
+            overlay.insert(path, fixed);
+        }
+        applied += accepted.fixes;
+    }
+    Err(FatalError::FixFailed {
+        path: paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
+        reason: format!("fixes did not converge after {MAX_PASSES} passes (each pass found more to fix); nothing was written"),
+    })
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }
 
 /// Files grouped by the manifest that governs them (all under `--config` when given).

@@ -79,6 +79,22 @@ pub struct Document {
     pub duplicates: Vec<DuplicateKey>,
 }
 
+/// Texts that replace files on disk while fixes are computed in memory
+/// (`--fix` converges before anything is written; `--diff` writes nothing).
+/// Keyed by canonical path.
+pub type Overlay = std::sync::Arc<std::collections::HashMap<std::path::PathBuf, String>>;
+
+/// Reads and parses one file, from the overlay when it holds the file.
+pub fn load_with(path: &Path, display: &str, format: Format, overlay: &Overlay) -> std::io::Result<Document> {
+    if !overlay.is_empty()
+        && let Ok(canonical) = std::fs::canonicalize(path)
+        && let Some(text) = overlay.get(&canonical)
+    {
+        return Ok(load_bytes(path, display, format, text.clone().into_bytes()));
+    }
+    load_file(path, display, format)
+}
+
 /// Reads and parses one file. `Err` only for I/O problems.
 pub fn load_file(path: &Path, display: &str, format: Format) -> std::io::Result<Document> {
     let metadata = std::fs::metadata(path)?;

@@ -92,7 +92,8 @@ pub fn resolve(curriculum: &Curriculum, settings: &Settings, load: &Loader<'_>) 
         stage_files.push(Arc::clone(&document.source));
         let mut tree = composed.clone();
         tree.merge(&at_package(root, curriculum.package.as_deref()));
-        let resolved = resolve_tree(stage_files, tree, detection.clone(), settings, Some(name.clone()));
+        let mut resolved = resolve_tree(stage_files, tree, detection.clone(), settings, Some(name.clone()));
+        resolved.stage_package = curriculum.package.clone().filter(|p| !p.is_empty() && p != "_global_");
         stages.push(Stage { name, document, resolved });
     }
     Ok(Some(ResolvedCurriculum { base_document, base, known, package: curriculum.package.clone(), stages }))

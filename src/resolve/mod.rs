@@ -111,6 +111,10 @@ pub struct ResolvedConfig {
     pub batch: BatchView,
     /// The curriculum stage this view is of; `None` for a plain config or the base.
     pub stage: Option<String>,
+    /// Where a stage's keys sit in the composed tree (a Hydra package), for stage views.
+    pub stage_package: Option<String>,
+    /// The dialect's role → key path table (where a fix writes a role).
+    pub bindings: Vec<(Role, String)>,
 }
 
 impl ResolvedConfig {
@@ -132,14 +136,15 @@ pub fn resolve(document: &Document, root: &Node, settings: &Settings) -> Resolve
 /// Resolves a (possibly composed) tree whose nodes point into `files`.
 pub fn resolve_tree(files: Vec<Arc<SourceFile>>, tree: Node, detection: Detection, settings: &Settings, stage: Option<String>) -> ResolvedConfig {
     let mut roles = BTreeMap::new();
-    for (role, path) in bindings(detection.dialect, settings) {
-        if let Some(entry) = tree.entry_dotted(&path) {
-            roles.insert(role, role_value(&files, &path, entry));
+    let table = bindings(detection.dialect, settings);
+    for (role, path) in &table {
+        if let Some(entry) = tree.entry_dotted(path) {
+            roles.insert(*role, role_value(&files, path, entry));
         }
     }
     let target_default = settings.manifest.effective_batch.map(u64::from);
     let batch = BatchView::from_roles(&roles, detection.dialect, settings.world_size, target_default);
-    ResolvedConfig { files, detection, tree, roles, batch, stage }
+    ResolvedConfig { files, detection, tree, roles, batch, stage, stage_package: None, bindings: table }
 }
 
 fn role_value(files: &[Arc<SourceFile>], path: &str, entry: &Entry) -> RoleValue {

@@ -9,6 +9,7 @@ pub mod batch;
 pub mod codes;
 pub mod curriculum;
 pub mod env;
+pub mod fixes;
 pub mod hardware;
 pub mod memory;
 pub mod resolution;

@@ -28,13 +28,15 @@ declare_rule! {
     /// ```
     ///
     /// ## Fix safety
-    /// There is no automatic fix yet: which of the three values is right is
-    /// the author's choice.
+    /// The fix keeps the explicit global batch and sets the accumulation that
+    /// reaches it (or, when the micro batch does not divide it, the micro batch
+    /// for the current accumulation). It is unsafe: the global batch may be the
+    /// wrong one of the three.
     pub static GLOBAL_MISMATCH = {
         code: "BAT004",
         name: "global-batch-mismatch",
         severity: Error,
-        fix: None,
+        fix: Sometimes,
         since: "0.1.0",
     };
 }
@@ -50,4 +52,18 @@ pub fn diagnostic(resolved: &ResolvedConfig, global: u64, micro: u64, accumulati
         .with_label(format!("{global} ≠ {}", per_world * world))
         .with_note(format!("DeepSpeed asserts train_batch_size == micro batch × accumulation × world size; {consistent}"))
         .with_help("make the three values agree, or state only two of them and let the third be derived")
+        .with_fix_opt(restore(resolved, global, micro, accumulation, world))
+}
+
+/// The accumulation (else the micro batch) that reaches the explicit global batch.
+fn restore(resolved: &ResolvedConfig, global: u64, micro: u64, accumulation: u64, world: u64) -> Option<crate::diagnostic::Fix> {
+    use crate::diagnostic::Applicability;
+    let set = |role: Role, value: u64, what: &str| crate::rules::fixes::set_roles(resolved, &[(role, value)], Applicability::Unsafe, format!("Set {what} to {value} to reach the global batch {global}"));
+    if micro * world > 0 && global % (micro * world) == 0 {
+        Some(set(Role::Accumulation, global / (micro * world), "accumulation"))
+    } else if accumulation * world > 0 && global % (accumulation * world) == 0 {
+        Some(set(Role::MicroBatch, global / (accumulation * world), "micro batch"))
+    } else {
+        None
+    }
 }

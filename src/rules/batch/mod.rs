@@ -10,7 +10,7 @@ pub mod underspecified;
 pub mod unreachable;
 pub mod world_unknown;
 
-use crate::diagnostic::{Diagnostic, Edit};
+use crate::diagnostic::Diagnostic;
 use crate::resolve::batch::BatchProblem;
 use crate::resolve::{ResolvedConfig, RoleValue};
 use crate::rules::Checker;
@@ -61,16 +61,6 @@ pub fn at(rule: &'static crate::rules::RuleMeta, resolved: &ResolvedConfig, role
     let mut diagnostic = Diagnostic::new(rule, &file, span, message);
     diagnostic.stage = resolved.stage.clone();
     diagnostic
-}
-
-/// An edit that writes `new` over a role's value, keeping its quoting (`"4"` stays quoted).
-pub fn replace_value(value: &RoleValue, new: u64) -> Edit {
-    let text = value.file.text().get(value.span.clone()).unwrap_or("");
-    let content = match text.chars().next() {
-        Some(quote @ ('"' | '\'')) => format!("{quote}{new}{quote}"),
-        _ => new.to_string(),
-    };
-    Edit { file: Arc::clone(&value.file), span: value.span.clone(), content }
 }
 
 /// "45 micro × 5 accumulation × 1 world".

@@ -1,6 +1,6 @@
-use super::{at, product, replace_value};
+use super::{at, product};
 use crate::declare_rule;
-use crate::diagnostic::{Applicability, Diagnostic, Fix};
+use crate::diagnostic::{Applicability, Diagnostic};
 use crate::resolve::ResolvedConfig;
 use crate::schema::Role;
 
@@ -58,9 +58,7 @@ pub fn diagnostic(stage: &ResolvedConfig, reference: u64, reference_name: &str, 
     if per_step > 0 && reference % per_step == 0 {
         let wanted = reference / per_step;
         diagnostic = diagnostic.with_help(format!("set this stage's accumulation to {wanted}: {} = {reference}", product(micro, wanted, world)));
-        if let Some(value) = from_stage(Role::Accumulation) {
-            diagnostic = diagnostic.with_fix(Fix { applicability: Applicability::Unsafe, message: format!("Set stage `{name}` accumulation to {wanted}"), edits: vec![replace_value(value, wanted)] });
-        }
+        diagnostic = diagnostic.with_fix(crate::rules::fixes::set_roles(stage, &[(Role::Accumulation, wanted)], Applicability::Unsafe, format!("Set stage `{name}` accumulation to {wanted}")));
     } else {
         let candidates = super::divisors_near(reference / world.max(1), micro, 4).iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
         diagnostic = diagnostic.with_help(format!("{micro} × {world} does not divide {reference}: use a micro batch that does ({candidates}) with the matching accumulation"));

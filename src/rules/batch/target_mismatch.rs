@@ -1,6 +1,6 @@
-use super::{anchor, at, divisors_near, product, replace_value};
+use super::{at, divisors_near, product};
 use crate::declare_rule;
-use crate::diagnostic::{Applicability, Diagnostic, Fix};
+use crate::diagnostic::{Applicability, Diagnostic};
 use crate::resolve::ResolvedConfig;
 use crate::schema::Role;
 
@@ -67,12 +67,5 @@ pub fn or_unreachable(resolved: &ResolvedConfig, target: u64, effective: u64) ->
     if let Some(target_value) = resolved.role(Role::EffectiveBatchTarget) {
         diagnostic = diagnostic.with_secondary(&target_value.file, target_value.span.clone(), "target declared here");
     }
-    if let (_, _, Some(value)) = anchor(resolved, &[Role::Accumulation]) {
-        diagnostic = diagnostic.with_fix(Fix {
-            applicability: Applicability::Unsafe,
-            message: format!("Set accumulation to {wanted}"),
-            edits: vec![replace_value(value, wanted)],
-        });
-    }
-    diagnostic
+    diagnostic.with_fix(crate::rules::fixes::set_roles(resolved, &[(Role::Accumulation, wanted)], Applicability::Unsafe, format!("Set accumulation to {wanted}")))
 }

@@ -8,9 +8,8 @@ pub mod underused;
 
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::estimate::{self, Estimate, MemoryModel, human_bytes, plan};
-use crate::resolve::{ResolvedConfig, RoleValue};
+use crate::resolve::ResolvedConfig;
 use crate::rules::Checker;
-use crate::rules::batch::replace_value;
 use crate::schema::{GpuTarget, Role};
 use crate::settings::Settings;
 use crate::source::{SourceFile, Span};
@@ -96,14 +95,13 @@ pub fn at(rule: &'static crate::rules::RuleMeta, resolved: &ResolvedConfig, mode
     diagnostic
 }
 
-/// Edits that set micro batch and accumulation, where both are written.
+/// The fix that sets micro batch and accumulation, where they are defined
+/// (for a stage: in the stage file).
 pub fn batch_fix(resolved: &ResolvedConfig, micro: u64, accumulation: u64, message: String) -> Option<Fix> {
-    let micro_value: &RoleValue = resolved.role(Role::MicroBatch)?;
-    let mut edits = vec![replace_value(micro_value, micro)];
-    match resolved.role(Role::Accumulation) {
-        Some(value) => edits.push(replace_value(value, accumulation)),
-        None if accumulation == 1 => {}
-        None => return None,
+    let mut values = vec![(Role::MicroBatch, micro)];
+    // An accumulation of 1 need not be written where none is.
+    if accumulation != 1 || resolved.role(Role::Accumulation).is_some() {
+        values.push((Role::Accumulation, accumulation));
     }
-    Some(Fix { applicability: Applicability::Unsafe, message, edits })
+    Some(crate::rules::fixes::set_roles(resolved, &values, Applicability::Unsafe, message))
 }

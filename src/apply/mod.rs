@@ -1,0 +1,157 @@
+//! Stage 5b of the pipeline: applying fixes.
+//!
+//! Fixes are byte-range edits on the original text: everything outside the
+//! edited ranges (comments, quoting, order, blank lines) is kept byte for byte.
+//! A fixed text must parse again; a file is written atomically (temporary file
+//! in the same folder, then rename, permissions kept), never when nothing
+//! changed, and never when it changed on disk since it was read.
+
+pub mod yaml_insert;
+
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix};
+use crate::error::FatalError;
+use crate::load::{self, Format};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Whether a fix is applied under the chosen options (ruff's rule: `--fix`
+/// applies safe fixes, `--unsafe-fixes` adds unsafe ones; display-only never).
+pub fn applies(fix: &Fix, unsafe_fixes: bool) -> bool {
+    match fix.applicability {
+        Applicability::Safe => true,
+        Applicability::Unsafe => unsafe_fixes,
+        Applicability::DisplayOnly => false,
+    }
+}
+
+/// Edits accepted in one pass, per file (canonical path), and the fixes they came from.
+#[derive(Default)]
+pub struct Accepted {
+    pub edits: BTreeMap<PathBuf, Vec<Edit>>,
+    pub fixes: usize,
+}
+
+/// Picks the fixes to apply in one pass: a fix is taken only when none of its
+/// edits overlaps an edit already taken (the rest wait for the next pass).
+pub fn accept(diagnostics: &[Diagnostic], unsafe_fixes: bool) -> Accepted {
+    let mut accepted = Accepted::default();
+    for diagnostic in diagnostics {
+        let Some(fix) = diagnostic.fix.as_ref().filter(|f| applies(f, unsafe_fixes)) else { continue };
+        let keyed: Vec<(PathBuf, &Edit)> = fix.edits.iter().map(|e| (canonical(e.file.path()), e)).collect();
+        let overlaps = keyed.iter().any(|(path, edit)| {
+            accepted.edits.get(path).is_some_and(|taken| taken.iter().any(|t| overlap(&t.span, &edit.span)))
+        });
+        // Two edits of one fix that touch each other cannot both be applied either.
+        let self_overlap = keyed.iter().enumerate().any(|(i, (p, a))| keyed.iter().skip(i + 1).any(|(q, b)| p == q && overlap(&a.span, &b.span)));
+        if overlaps || self_overlap || keyed.is_empty() {
+            continue;
+        }
+        for (path, edit) in keyed {
+            accepted.edits.entry(path).or_default().push(edit.clone());
+        }
+        accepted.fixes += 1;
+    }
+    accepted
+}
+
+fn overlap(a: &std::ops::Range<usize>, b: &std::ops::Range<usize>) -> bool {
+    // Two insertions at the same point would be ambiguous too.
+    a.start < b.end && b.start < a.end || a.start == b.start
+}
+
+pub fn canonical(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// Splices non-overlapping edits into a text.
+pub fn splice(text: &str, edits: &[Edit]) -> String {
+    let mut sorted: Vec<&Edit> = edits.iter().collect();
+    sorted.sort_by_key(|e| (e.span.start, e.span.end));
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut cursor = 0;
+    for edit in sorted {
+        let start = edit.span.start.min(text.len()).max(cursor);
+        out.push_str(&text[cursor..start]);
+        out.push_str(&edit.content);
+        cursor = edit.span.end.min(text.len()).max(start);
+    }
+    out.push_str(&text[cursor..]);
+    out
+}
+
+/// A fixed text that no longer parses is a bug in a fix: report it, write nothing.
+pub fn check_reparses(path: &Path, display: &str, text: &str) -> Result<(), FatalError> {
+    let format = Format::from_path(path).unwrap_or(Format::Yaml);
+    load::parse_text(text, format).map(|_| ()).map_err(|error| FatalError::FixFailed {
+        path: display.to_owned(),
+        reason: format!("the fixed text would not parse ({error:?}); nothing was written"),
+    })
+}
+
+/// A file to write: its text as first read, and the fixed text.
+#[derive(Clone, Debug)]
+pub struct Change {
+    pub path: PathBuf,
+    pub display: String,
+    pub original: String,
+    pub fixed: String,
+}
+
+const BOM: &str = "\u{feff}";
+
+/// Checks every file before writing any: each must be unchanged on disk and writable.
+pub fn preflight(changes: &[Change]) -> Result<(), FatalError> {
+    for change in changes {
+        let on_disk = std::fs::read(&change.path).map_err(|e| FatalError::Io { path: change.display.clone(), reason: e.to_string() })?;
+        let text = String::from_utf8_lossy(&on_disk);
+        if text.strip_prefix(BOM).unwrap_or(&text) != change.original {
+            return Err(FatalError::FixFailed { path: change.display.clone(), reason: "the file changed on disk since it was read; nothing was written (run again)".into() });
+        }
+        let metadata = std::fs::metadata(&change.path).map_err(|e| FatalError::Io { path: change.display.clone(), reason: e.to_string() })?;
+        if metadata.permissions().readonly() {
+            return Err(FatalError::FixFailed { path: change.display.clone(), reason: "the file is read-only; nothing was written".into() });
+        }
+    }
+    Ok(())
+}
+
+/// Writes a fixed text atomically: a temporary file beside it, flushed to disk,
+/// with the original's permissions, renamed over the original. Never writes
+/// when the text is unchanged or the file changed since it was read.
+pub fn write_atomic(change: &Change) -> Result<bool, FatalError> {
+    if change.fixed == change.original {
+        return Ok(false);
+    }
+    preflight(std::slice::from_ref(change))?;
+    let fail = |reason: String| FatalError::FixFailed { path: change.display.clone(), reason: format!("{reason}; the original is untouched") };
+    let target = canonical(&change.path);
+    let on_disk = std::fs::read(&target).map_err(|e| fail(e.to_string()))?;
+    let bom = if on_disk.starts_with(BOM.as_bytes()) { BOM } else { "" };
+    let metadata = std::fs::metadata(&target).map_err(|e| fail(e.to_string()))?;
+    let dir = target.parent().unwrap_or(Path::new("."));
+    let name = target.file_name().and_then(|n| n.to_str()).unwrap_or("config");
+    let temporary = dir.join(format!(".{name}.trainlint-{}.tmp", std::process::id()));
+    let result = (|| -> std::io::Result<()> {
+        let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&temporary)?;
+        file.write_all(bom.as_bytes())?;
+        file.write_all(change.fixed.as_bytes())?;
+        file.sync_all()?;
+        std::fs::set_permissions(&temporary, metadata.permissions())?;
+        std::fs::rename(&temporary, &target)
+    })();
+    if let Err(error) = result {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(fail(error.to_string()));
+    }
+    Ok(true)
+}
+
+/// A unified diff of one change (`--- a/path`, `+++ b/path`).
+pub fn unified_diff(change: &Change) -> String {
+    similar::TextDiff::from_lines(&change.original, &change.fixed)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{}", change.display), &format!("b/{}", change.display))
+        .to_string()
+}

@@ -1,0 +1,147 @@
+//! Setting a value at a dotted path in a YAML file with one byte-range edit:
+//! replace the value where the key exists, or insert the missing keys, as block
+//! mappings, after the last line of the deepest mapping that exists. Flow
+//! collections, aliases and JSON are left alone (the fix is then display-only).
+
+use crate::diagnostic::Edit;
+use crate::load::{Node, ScalarStyle, Value};
+use crate::source::SourceFile;
+use std::sync::Arc;
+
+/// `new` written where the scalar at `node` is, with the quotes it had.
+pub fn replace_scalar(source: &Arc<SourceFile>, node: &Node, new: &str) -> Option<Edit> {
+    if node.alias.is_some() {
+        return None;
+    }
+    let content = match node.style? {
+        ScalarStyle::Plain => new.to_owned(),
+        ScalarStyle::SingleQuoted => format!("'{new}'"),
+        ScalarStyle::DoubleQuoted => format!("\"{new}\""),
+        ScalarStyle::Literal | ScalarStyle::Folded => return None,
+    };
+    Some(Edit { file: Arc::clone(source), span: node.span.clone(), content })
+}
+
+/// An edit that makes `path` hold `value` (written as given) in `source`, whose tree is `root`.
+pub fn set(source: &Arc<SourceFile>, root: &Node, path: &str, value: &str) -> Option<Edit> {
+    let text = source.text();
+    if source.path().extension().is_some_and(|e| e == "json") {
+        let entry = root.entry_dotted(path)?;
+        return replace_scalar(source, &entry.value, value);
+    }
+    if let Some(entry) = root.entry_dotted(path) {
+        return match entry.value.value {
+            Value::Map(_) | Value::Seq(_) => None,
+            _ => replace_scalar(source, &entry.value, value),
+        };
+    }
+    let segments: Vec<&str> = path.split('.').collect();
+    let mut parent = root;
+    let mut depth = 0;
+    for segment in &segments {
+        match parent.get(segment) {
+            Some(child) if matches!(child.value, Value::Map(_)) => {
+                parent = child;
+                depth += 1;
+            }
+            Some(_) => return None,
+            None => break,
+        }
+    }
+    let entries = match &parent.value {
+        Value::Map(entries) => entries.as_slice(),
+        Value::Null if depth == 0 => &[],
+        _ => return None,
+    };
+    if entries.iter().any(|e| e.value.alias.is_some()) || text.get(parent.span.start..).is_some_and(|t| t.starts_with('{')) {
+        return None;
+    }
+    let (indent, step) = match entries.first() {
+        Some(first) => {
+            let column = column(text, first.key_span.start)?;
+            (column, if depth == 0 { 2 } else { column.checked_sub(column_of_parent(text, root, &segments[..depth])?).filter(|s| *s > 0).unwrap_or(2) })
+        }
+        None => (0, 2),
+    };
+    let end = entries.iter().map(|e| subtree_end(&e.value).max(e.key_span.end)).max().unwrap_or(0);
+    let insert_at = match text[end..].find('\n') {
+        Some(offset) => end + offset + 1,
+        None => text.len(),
+    };
+    let mut content = String::new();
+    if insert_at == text.len() && !text.is_empty() && !text.ends_with('\n') {
+        content.push('\n');
+    }
+    for (level, segment) in segments[depth..].iter().enumerate() {
+        content.push_str(&" ".repeat(indent + level * step));
+        content.push_str(segment);
+        content.push(':');
+        if depth + level + 1 == segments.len() {
+            content.push(' ');
+            content.push_str(value);
+        }
+        content.push('\n');
+    }
+    Some(Edit { file: Arc::clone(source), span: insert_at..insert_at, content })
+}
+
+/// Column (0-based, in characters) of a byte offset, if only spaces precede it on its line.
+fn column(text: &str, offset: usize) -> Option<usize> {
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let prefix = &text[line_start..offset];
+    prefix.chars().all(|c| c == ' ').then(|| prefix.chars().count())
+}
+
+fn column_of_parent(text: &str, root: &Node, path: &[&str]) -> Option<usize> {
+    let entry = root.entry_dotted(&path.join("."))?;
+    column(text, entry.key_span.start)
+}
+
+/// The last byte any scalar of the subtree occupies.
+fn subtree_end(node: &Node) -> usize {
+    match &node.value {
+        Value::Map(entries) => entries.iter().map(|e| subtree_end(&e.value).max(e.key_span.end)).max().unwrap_or(node.span.start),
+        Value::Seq(items) => items.iter().map(subtree_end).max().unwrap_or(node.span.start),
+        _ => node.span.end,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::apply::splice;
+    use crate::load::{Format, parse_text};
+
+    fn set_in(text: &str, path: &str, value: &str) -> Option<String> {
+        let source = Arc::new(SourceFile::new("stage.yaml", "stage.yaml", text));
+        let (root, _) = parse_text(text, Format::Yaml).unwrap();
+        set(&source, &root, path, value).map(|edit| splice(text, &[edit]))
+    }
+
+    #[test]
+    fn inserts_a_missing_mapping_after_the_last_line() {
+        let text = "# Stage 01\nname: \"01\"\nsettings:\n  n_positives: 32   # more\n  n_negatives: 24\n";
+        let once = set_in(text, "batch.micro_batch", "15").unwrap();
+        assert_eq!(once, format!("{text}batch:\n  micro_batch: 15\n"));
+        let root = parse_text(&once, Format::Yaml).unwrap().0;
+        assert_eq!(root.get_dotted("batch.micro_batch").unwrap().as_i64(), Some(15));
+        let twice = set_in(&once, "batch.accumulation", "15").unwrap();
+        assert_eq!(twice, format!("{text}batch:\n  micro_batch: 15\n  accumulation: 15\n"));
+    }
+
+    #[test]
+    fn inserts_inside_a_nested_mapping_with_its_indentation() {
+        let text = "training:\n    trainer:\n        devices: 1 # one\n    lr: 3e-4\nother: 1\n";
+        let fixed = set_in(text, "training.trainer.accumulate_grad_batches", "4").unwrap();
+        assert_eq!(fixed, "training:\n    trainer:\n        devices: 1 # one\n        accumulate_grad_batches: 4\n    lr: 3e-4\nother: 1\n");
+    }
+
+    #[test]
+    fn replaces_keeping_quotes_and_refuses_flow_and_aliases() {
+        assert_eq!(set_in("batch:\n  micro_batch: \"48\"  # q\n", "batch.micro_batch", "32").unwrap(), "batch:\n  micro_batch: \"32\"  # q\n");
+        assert_eq!(set_in("batch: {micro_batch: 48}\n", "batch.accumulation", "2"), None);
+        assert_eq!(set_in("base: &b 48\nbatch:\n  micro_batch: *b\n", "batch.micro_batch", "32"), None);
+        assert_eq!(set_in("no_newline: 1", "batch.micro_batch", "8").unwrap(), "no_newline: 1\nbatch:\n  micro_batch: 8\n");
+        assert_eq!(set_in("# only a comment\n", "batch.micro_batch", "8").unwrap(), "# only a comment\nbatch:\n  micro_batch: 8\n");
+    }
+}

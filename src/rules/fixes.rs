@@ -1,0 +1,80 @@
+//! Where a fix writes a role's new value.
+//!
+//! A value is edited where it is defined: in the stage file for a curriculum
+//! stage (inserting the key there when the stage does not set it yet, so the
+//! base and the other stages keep theirs), else in the file the value came
+//! from. A value that came through an alias, sits in a flow collection, or
+//! lies outside the stage's package cannot be edited unambiguously: `None`,
+//! and the fix becomes display-only.
+
+use crate::apply::yaml_insert;
+use crate::diagnostic::{Applicability, Edit, Fix};
+use crate::load::{Format, parse_text};
+use crate::resolve::ResolvedConfig;
+use crate::schema::Role;
+use std::sync::Arc;
+
+pub fn set_role(resolved: &ResolvedConfig, role: Role, value: u64) -> Option<Edit> {
+    let path = resolved.bindings.iter().find(|(r, _)| *r == role).map(|(_, p)| p.clone())?;
+    let value = value.to_string();
+    if resolved.stage.is_some() {
+        let stage_file = resolved.files.last()?;
+        let relative = match &resolved.stage_package {
+            Some(package) => path.strip_prefix(&format!("{package}."))?.to_owned(),
+            None => path,
+        };
+        let (root, _) = parse_text(stage_file.text(), Format::from_path(stage_file.path()).unwrap_or(Format::Yaml)).ok()?;
+        return yaml_insert::set(stage_file, &root, &relative, &value);
+    }
+    match resolved.tree.entry_dotted(&path) {
+        Some(entry) => {
+            let file = resolved.files.get(entry.value.origin)?;
+            yaml_insert::replace_scalar(file, &entry.value, &value)
+        }
+        None => {
+            let file = resolved.source();
+            let (root, _) = parse_text(file.text(), Format::from_path(file.path()).unwrap_or(Format::Yaml)).ok()?;
+            yaml_insert::set(file, &root, &path, &value)
+        }
+    }
+}
+
+/// A fix that sets several roles; display-only when one of them cannot be written.
+pub fn set_roles(resolved: &ResolvedConfig, values: &[(Role, u64)], applicability: Applicability, message: String) -> Fix {
+    let edits: Option<Vec<Edit>> = values.iter().map(|(role, value)| set_role(resolved, *role, *value)).collect();
+    match edits {
+        Some(edits) => {
+            // Two insertions at one point would collide: join them into one edit.
+            Fix { applicability, message, edits: merge_insertions(edits) }
+        }
+        None => Fix { applicability: Applicability::DisplayOnly, message: format!("{message} (by hand: the value cannot be edited in place unambiguously)"), edits: Vec::new() },
+    }
+}
+
+fn merge_insertions(edits: Vec<Edit>) -> Vec<Edit> {
+    let mut out: Vec<Edit> = Vec::new();
+    for edit in edits {
+        match out.iter_mut().find(|e| Arc::ptr_eq(&e.file, &edit.file) && e.span.is_empty() && edit.span.is_empty() && e.span.start == edit.span.start) {
+            Some(existing) => existing.content = merge_blocks(&existing.content, &edit.content),
+            None => out.push(edit),
+        }
+    }
+    out
+}
+
+/// Two inserted blocks at the same point (`batch:\n  micro_batch: 15\n` and
+/// `batch:\n  accumulation: 15\n`): one block with both keys.
+fn merge_blocks(first: &str, second: &str) -> String {
+    let mut lines: Vec<&str> = first.lines().collect();
+    for line in second.lines() {
+        if !lines.contains(&line) {
+            lines.push(line);
+        }
+    }
+    let mut text = lines.join("\n");
+    text.push('\n');
+    if first.starts_with('\n') && !text.starts_with('\n') {
+        text.insert(0, '\n');
+    }
+    text
+}

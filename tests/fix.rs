@@ -1,0 +1,149 @@
+//! Applying fixes: in place, byte-exact, converging, atomic, and never
+//! writing a broken, changed or read-only file.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use trainlint::apply::{self, Change};
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() { copy_dir(&entry.path(), &target) } else { std::fs::copy(entry.path(), &target).unwrap(); }
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("trainlint-fix-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn snapshot_dir(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap().flatten() {
+            if entry.path().is_dir() { stack.push(entry.path()) } else { out.push((entry.path(), std::fs::read(entry.path()).unwrap())) }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The acceptance test: seed 004's stage 01 overflows a 24 GB target;
+/// `--fix --unsafe-fixes` rewrites that stage file and only it, keeps its
+/// comments, keeps the effective batch, and a second run has nothing to fix.
+#[test]
+fn seed_004_overflowing_stage_is_fixed_in_its_stage_file() {
+    let dir = temp_dir("seed004");
+    copy_dir(&common::repo().join("fixtures/seeds/004_naics_embedder"), &dir);
+    let before = snapshot_dir(&dir);
+    let output = common::trainlint_in(&dir, &["check", "--fix", "--unsafe-fixes", "--gpu", "quadro-rtx-6000", "--output-format", "concise", "."]);
+    assert_eq!(output.status.code(), Some(0), "{}{}", common::stdout(&output), common::stderr(&output));
+    assert!(common::stdout(&output).contains("Fixed 1 error in 1 file."), "{}", common::stdout(&output));
+    let after = snapshot_dir(&dir);
+    let changed: Vec<&PathBuf> = before.iter().zip(&after).filter(|(a, b)| a.1 != b.1).map(|(a, _)| &a.0).collect();
+    assert_eq!(changed, vec![&dir.join("text_curriculum/01_stage.yaml")]);
+    let stage = std::fs::read_to_string(dir.join("text_curriculum/01_stage.yaml")).unwrap();
+    let original = std::fs::read_to_string(common::repo().join("fixtures/seeds/004_naics_embedder/text_curriculum/01_stage.yaml")).unwrap();
+    assert_eq!(stage, format!("{original}batch:\n  micro_batch: 15\n  accumulation: 15\n"), "only the lines it must, comments kept");
+
+    let shown = common::trainlint_in(&dir, &["show", "--output-format", "json", "--stage", "01", "config.yaml"]);
+    let view: serde_json::Value = serde_json::from_str(&common::stdout(&shown)).unwrap();
+    assert_eq!(view["effective_batch"], 225, "effective batch unchanged");
+
+    let again = common::trainlint_in(&dir, &["check", "--fix", "--unsafe-fixes", "--gpu", "quadro-rtx-6000", "--output-format", "concise", "."]);
+    assert!(common::stdout(&again).contains("Fixed 0 errors in 0 files."), "{}", common::stdout(&again));
+    assert_eq!(snapshot_dir(&dir), after, "a second run changes nothing");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn diff_exits_1_and_leaves_the_file_byte_identical() {
+    let dir = temp_dir("diff");
+    let path = dir.join("config.yaml");
+    let text = "# keep me\ntrainlint: 1\nbatch:\n  micro_batch: 32   # lowered\n  accumulation: 2\n  effective_batch: 96\nparallel: {devices: 1}\n";
+    std::fs::write(&path, text).unwrap();
+    let output = common::trainlint_in(&dir, &["check", "--diff", "--unsafe-fixes", "config.yaml"]);
+    assert_eq!(output.status.code(), Some(1));
+    let diff = common::stdout(&output);
+    assert!(diff.contains("--- a/config.yaml") && diff.contains("+++ b/config.yaml"), "{diff}");
+    assert!(diff.contains("-  accumulation: 2\n+  accumulation: 3\n"), "{diff}");
+    assert!(common::stderr(&output).contains("Would fix 1 error in 1 file."));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    // Without --unsafe-fixes the accumulation fix is not applied: nothing to diff.
+    let safe_only = common::trainlint_in(&dir, &["check", "--diff", "config.yaml"]);
+    assert_eq!(safe_only.status.code(), Some(0));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_read_only_file_is_an_error_and_untouched() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir("readonly");
+    let path = dir.join("config.yaml");
+    let text = "trainlint: 1\nbatch:\n  micro_batch: 32\n  accumulation: 2\n  effective_batch: 96\nparallel: {devices: 1}\n";
+    std::fs::write(&path, text).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let output = common::trainlint_in(&dir, &["check", "--fix", "--unsafe-fixes", "config.yaml"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(common::stderr(&output).contains("read-only"), "{}", common::stderr(&output));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o444);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_file_changed_since_it_was_read_is_not_overwritten() {
+    let dir = temp_dir("changed");
+    let path = dir.join("config.yaml");
+    std::fs::write(&path, "a: 1\n").unwrap();
+    let change = Change { path: path.clone(), display: "config.yaml".into(), original: "a: 1\n".into(), fixed: "a: 2\n".into() };
+    // Someone edits the file between the read and the write.
+    std::fs::write(&path, "a: 1  # edited meanwhile\n").unwrap();
+    let error = apply::write_atomic(&change).unwrap_err().to_string();
+    assert!(error.contains("changed on disk"), "{error}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "a: 1  # edited meanwhile\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_fix_that_would_not_reparse_is_refused() {
+    let error = apply::check_reparses(Path::new("config.yaml"), "config.yaml", "a: [1, 2\n").unwrap_err().to_string();
+    assert!(error.contains("would not parse"), "{error}");
+    assert!(apply::check_reparses(Path::new("c.json"), "c.json", "{\"a\": 1,}").is_err());
+    assert!(apply::check_reparses(Path::new("config.yaml"), "config.yaml", "a: 1\n").is_ok());
+}
+
+#[test]
+fn an_atomic_write_keeps_permissions_and_leaves_no_temporary_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir("atomic");
+    let path = dir.join("config.yaml");
+    std::fs::write(&path, "a: 1\n").unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let change = Change { path: path.clone(), display: "config.yaml".into(), original: "a: 1\n".into(), fixed: "a: 2\n".into() };
+    assert!(apply::write_atomic(&change).unwrap());
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "a: 2\n");
+    assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o640);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no temporary file left behind");
+    // Nothing is written when nothing changes.
+    let same = Change { path: path.clone(), display: "config.yaml".into(), original: "a: 2\n".into(), fixed: "a: 2\n".into() };
+    assert!(!apply::write_atomic(&same).unwrap());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn json_fixes_keep_quotes_and_fix_only_reports_nothing_else() {
+    let dir = temp_dir("json");
+    std::fs::write(dir.join("trainlint.toml"), "world-size = 2\n").unwrap();
+    let path = dir.join("ds.json");
+    std::fs::write(&path, "{\n  \"train_batch_size\": 64,\n  \"train_micro_batch_size_per_gpu\": 8,\n  \"gradient_accumulation_steps\": 2\n}\n").unwrap();
+    let output = common::trainlint_in(&dir, &["check", "--fix-only", "--unsafe-fixes", "ds.json"]);
+    assert_eq!(common::stdout(&output), "Fixed 1 error in 1 file.\n");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\n  \"train_batch_size\": 64,\n  \"train_micro_batch_size_per_gpu\": 8,\n  \"gradient_accumulation_steps\": 4\n}\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
