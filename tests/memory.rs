@@ -160,8 +160,10 @@ fn mem001_on_the_overflowing_stage_points_at_the_stage_file() {
     assert_eq!(mem[0]["gpu"], "quadro-rtx-6000");
     let fix = &mem[0]["fix"];
     assert_eq!(fix["applicability"], "unsafe");
-    let contents: Vec<&str> = fix["edits"].as_array().unwrap().iter().map(|e| e["content"].as_str().unwrap()).collect();
-    assert_eq!(contents, vec!["15", "15"], "micro batch 15 × accumulation 15 = 225");
+    let edits = fix["edits"].as_array().unwrap();
+    assert_eq!(edits.len(), 1, "{fix:#}");
+    assert_eq!(edits[0]["file"], "fixtures/seeds/004_naics_embedder/text_curriculum/01_stage.yaml", "the stage file, not the base");
+    assert_eq!(edits[0]["content"], "batch:\n  micro_batch: 15\n  accumulation: 15\n", "micro batch 15 × accumulation 15 = 225");
 }
 
 #[test]
