@@ -25,6 +25,8 @@ pub enum Command {
     Estimate(EstimateArgs),
     /// For each GPU target (and stage): the largest micro batch that fits and keeps the effective batch.
     Plan(PlanArgs),
+    /// Upgrade configs across framework deprecations (MIG rules): a diff, or `--write`.
+    Migrate(MigrateArgs),
     /// Explain a rule (`trainlint rule SCH003`), or list them all (`--all`).
     Rule(RuleArgs),
     /// List the GPU targets: the built-in catalog and the manifest's custom ones.
@@ -133,6 +135,20 @@ pub struct PlanArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct MigrateArgs {
+    /// Files or folders (default: the current folder).
+    pub paths: Vec<PathBuf>,
+    /// Apply the migrations (default: print a unified diff and write nothing).
+    #[arg(long)]
+    pub write: bool,
+    /// Also apply migrations marked unsafe (MIG006: older PyTorch ignores the new name).
+    #[arg(long)]
+    pub unsafe_fixes: bool,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+}
+
+#[derive(Debug, Args)]
 pub struct RuleArgs {
     /// A rule code (`SCH003`) or name (`unknown-key`).
     #[arg(required_unless_present = "all", conflicts_with = "all")]
@@ -174,6 +190,7 @@ pub fn run() -> ExitCode {
         Command::Show(args) => commands::show::run(&args),
         Command::Estimate(args) => commands::estimate::run_estimate(&args),
         Command::Plan(args) => commands::estimate::run_plan(&args),
+        Command::Migrate(args) => commands::migrate::run(&args),
         Command::Rule(args) => commands::rule::run(&args),
         Command::Gpus(args) => commands::gpus::run(&args),
         Command::Schema(args) => commands::schema::run(&args),

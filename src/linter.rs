@@ -9,7 +9,7 @@ use crate::load::git::Revision;
 use crate::load::{self, Document, Format, LoadError};
 use crate::resolve::curriculum::{self, ResolvedCurriculum};
 use crate::resolve::{self, Dialect, ResolvedConfig};
-use crate::rules::{Checker, batch, curriculum as cur, env, memory, resolution, schema as sch};
+use crate::rules::{Checker, batch, curriculum as cur, env, memory, migration, resolution, schema as sch};
 use crate::settings::Settings;
 use globset::{Glob, GlobMatcher};
 use std::collections::HashSet;
@@ -36,6 +36,9 @@ pub fn lint_document(document: Document, settings: &Settings) -> FileReport {
     }
     // A stage file means something only over its base: the curriculum pass resolves it.
     let is_stage = settings.is_stage_file(document.source.path());
+    if let Ok(root) = &document.root {
+        migration::check(&mut checker, &document, root);
+    }
     let resolved = match &document.root {
         Err(LoadError::Empty) if resolve::hydra::primary_config_of_group_option(document.source.path()).is_some() => None,
         Err(error) => {

@@ -56,8 +56,9 @@ pub fn accept(diagnostics: &[Diagnostic], unsafe_fixes: bool) -> Accepted {
 }
 
 fn overlap(a: &std::ops::Range<usize>, b: &std::ops::Range<usize>) -> bool {
-    // Two insertions at the same point would be ambiguous too.
-    a.start < b.end && b.start < a.end || a.start == b.start
+    // Two insertions at the same point would be ambiguous too; an insertion at
+    // the start of a replacement is not (it goes first).
+    a.start < b.end && b.start < a.end || a.is_empty() && b.is_empty() && a.start == b.start
 }
 
 pub fn canonical(path: &Path) -> PathBuf {
@@ -152,6 +153,6 @@ pub fn unified_diff(change: &Change) -> String {
     similar::TextDiff::from_lines(&change.original, &change.fixed)
         .unified_diff()
         .context_radius(3)
-        .header(&format!("a/{}", change.display), &format!("b/{}", change.display))
+        .header(&format!("a/{}", change.display.trim_start_matches('/')), &format!("b/{}", change.display.trim_start_matches('/')))
         .to_string()
 }

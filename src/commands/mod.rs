@@ -3,6 +3,7 @@
 pub mod check;
 pub mod estimate;
 pub mod gpus;
+pub mod migrate;
 pub mod rule;
 pub mod schema;
 pub mod show;

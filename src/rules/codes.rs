@@ -4,7 +4,7 @@
 //! shows up in review. Codes are never reused.
 
 use super::RuleMeta;
-use super::{batch, curriculum, env, hardware, memory, resolution, schema};
+use super::{batch, curriculum, env, hardware, memory, migration, resolution, schema};
 
 pub static ALL: &[&RuleMeta] = &[
     &batch::target_mismatch::TARGET_MISMATCH,
@@ -23,6 +23,12 @@ pub static ALL: &[&RuleMeta] = &[
     &memory::tight::TIGHT,
     &memory::underused::UNDERUSED,
     &memory::not_estimated::NOT_ESTIMATED,
+    &migration::lightning_precision::LIGHTNING_PRECISION,
+    &migration::lightning_gpus::LIGHTNING_GPUS,
+    &migration::lightning_removed_args::LIGHTNING_REMOVED_ARGS,
+    &migration::hf_renamed_args::HF_RENAMED_ARGS,
+    &migration::deepspeed_bfloat16::DEEPSPEED_BFLOAT16,
+    &migration::alloc_conf_name::ALLOC_CONF_NAME,
     &resolution::coarser::COARSER,
     &resolution::precision_lowered::PRECISION_LOWERED,
     &schema::invalid_syntax::INVALID_SYNTAX,

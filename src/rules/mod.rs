@@ -12,6 +12,7 @@ pub mod env;
 pub mod fixes;
 pub mod hardware;
 pub mod memory;
+pub mod migration;
 pub mod resolution;
 pub mod schema;
 pub mod selection;

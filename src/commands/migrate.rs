@@ -1,0 +1,32 @@
+use crate::apply;
+use crate::cli::MigrateArgs;
+use crate::commands::check::fix_loop;
+use crate::error::FatalError;
+use crate::render::{self, full::Style};
+use crate::settings::Overrides;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Runs only the MIG rules, through the same fix passes as `check --fix`.
+pub fn run(args: &MigrateArgs) -> Result<ExitCode, FatalError> {
+    let paths = if args.paths.is_empty() { vec![PathBuf::from(".")] } else { args.paths.clone() };
+    let overrides = Overrides { select: Some(vec!["MIG".to_owned()]), ..args.config.overrides() };
+    let outcome = fix_loop(&paths, &overrides, None, false, args.config.config.is_some(), args.unsafe_fixes)?;
+    let count = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    if args.write {
+        apply::preflight(&outcome.changes)?;
+        for change in &outcome.changes {
+            apply::write_atomic(change)?;
+        }
+    } else {
+        let diff: String = outcome.changes.iter().map(apply::unified_diff).collect();
+        super::print(&diff);
+    }
+    // What is left needs a person: removed arguments, renames whose target is already set, unsafe ones.
+    if !outcome.remaining.is_empty() {
+        super::print(&render::full::render(&outcome.remaining, Style::detect()));
+    }
+    let verb = if args.write { "Applied" } else { "Would apply" };
+    eprintln!("{verb} {} in {}; {} left to do by hand.", count(outcome.applied, "migration"), count(outcome.changes.len(), "file"), count(outcome.remaining.len(), "finding"));
+    Ok(if !args.write && !outcome.changes.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}

@@ -1,0 +1,79 @@
+use super::rename_key;
+use crate::declare_rule;
+use crate::diagnostic::{Applicability, Diagnostic, Fix};
+use crate::load::{Document, Node};
+use crate::rules::Checker;
+
+declare_rule! {
+    /// ## What it does
+    /// Migrates renamed Hugging Face `TrainingArguments` in configs that are
+    /// passed to the HF Trainer (flat YAML/JSON of TrainingArguments, TRL and
+    /// alignment-handbook recipes): `evaluation_strategy` → `eval_strategy`,
+    /// `no_cuda` → `use_cpu`, `per_gpu_train_batch_size` →
+    /// `per_device_train_batch_size`, `per_gpu_eval_batch_size` →
+    /// `per_device_eval_batch_size`.
+    ///
+    /// Axolotl and accelerate configs have keys of their own and are left alone.
+    ///
+    /// ## Why is this bad?
+    /// transformers warns ("`evaluation_strategy` is deprecated and will be
+    /// removed in version 4.46 of 🤗 Transformers. Use `eval_strategy`
+    /// instead"; "`no_cuda` is deprecated ... Use `use_cpu` instead") and then
+    /// removes the old name: `HfArgumentParser` rejects it. Source:
+    /// transformers `training_args.py` deprecation messages.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// per_device_train_batch_size: 8
+    /// evaluation_strategy: steps
+    /// ```
+    ///
+    /// Use instead:
+    /// ```yaml
+    /// per_device_train_batch_size: 8
+    /// eval_strategy: steps
+    /// ```
+    ///
+    /// ## Fix safety
+    /// Safe for transformers ≥ 4.41 (where the new names exist); a project
+    /// pinned below that must not migrate. Not offered when the new name is
+    /// already set.
+    pub static HF_RENAMED_ARGS = {
+        code: "MIG004",
+        name: "hf-renamed-training-argument",
+        severity: Warning,
+        fix: Sometimes,
+        since: "0.1.0",
+    };
+}
+
+const RENAMES: [(&str, &str); 4] = [
+    ("evaluation_strategy", "eval_strategy"),
+    ("no_cuda", "use_cpu"),
+    ("per_gpu_train_batch_size", "per_device_train_batch_size"),
+    ("per_gpu_eval_batch_size", "per_device_eval_batch_size"),
+];
+
+/// Flat TrainingArguments: HF keys at the top level, and not Axolotl or accelerate.
+fn is_training_arguments(root: &Node) -> bool {
+    let hf = ["per_device_train_batch_size", "per_gpu_train_batch_size", "output_dir", "num_train_epochs", "evaluation_strategy", "eval_strategy", "learning_rate"];
+    let foreign = ["base_model", "micro_batch_size", "compute_environment", "distributed_type", "train_micro_batch_size_per_gpu"];
+    hf.iter().filter(|k| root.get(k).is_some()).count() >= 2 && !foreign.iter().any(|k| root.get(k).is_some())
+}
+
+pub fn check(checker: &mut Checker, document: &Document, root: &Node) {
+    if !is_training_arguments(root) {
+        return;
+    }
+    for (old, new) in RENAMES {
+        let Some(entry) = root.entry(old) else { continue };
+        let mut diagnostic = Diagnostic::new(&HF_RENAMED_ARGS, &document.source, entry.key_span.clone(), format!("transformers renamed `{old}` to `{new}`"))
+            .with_label("deprecated name")
+            .with_note("transformers removes deprecated TrainingArguments names; the parser then rejects them")
+            .with_help(format!("rename `{old}` to `{new}`"));
+        if root.entry(new).is_none() {
+            diagnostic = diagnostic.with_fix(Fix { applicability: Applicability::Safe, message: format!("Rename `{old}` to `{new}`"), edits: vec![rename_key(document, entry, new)] });
+        }
+        checker.report(diagnostic);
+    }
+}
