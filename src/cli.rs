@@ -128,6 +128,10 @@ pub struct PlanArgs {
     /// Every GPU of the catalog.
     #[arg(long, conflicts_with = "gpus")]
     pub all_gpus: bool,
+    /// Rewrite micro batch and accumulation for the one `--gpu` target, in the
+    /// base config and in every stage file that needs its own.
+    #[arg(long, conflicts_with = "all_gpus")]
+    pub apply: bool,
     #[arg(long, value_enum, default_value = "full")]
     pub output_format: OutputFormat,
     #[command(flatten)]

@@ -147,3 +147,51 @@ fn json_fixes_keep_quotes_and_fix_only_reports_nothing_else() {
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\n  \"train_batch_size\": 64,\n  \"train_micro_batch_size_per_gpu\": 8,\n  \"gradient_accumulation_steps\": 4\n}\n");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `trainlint migrate --write` on a Lightning 1.x config with comments gives a
+/// 2.x config with the same comments; running it again changes nothing.
+#[test]
+fn migrate_write_keeps_comments_and_is_idempotent() {
+    let dir = temp_dir("migrate");
+    let path = dir.join("config.yaml");
+    std::fs::copy(common::repo().join("fixtures/migrations/lightning_1x.yaml"), &path).unwrap();
+    let dry = common::trainlint_in(&dir, &["migrate", "config.yaml"]);
+    assert_eq!(dry.status.code(), Some(1), "a dry run with pending migrations exits 1");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), std::fs::read_to_string(common::repo().join("fixtures/migrations/lightning_1x.yaml")).unwrap());
+    let output = common::trainlint_in(&dir, &["migrate", "--write", "config.yaml"]);
+    assert_eq!(output.status.code(), Some(0), "{}", common::stderr(&output));
+    let migrated = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(
+        migrated,
+        "# A LightningCLI config written for Lightning 1.x.\nseed_everything: 42\ntrainer:\n  accelerator: gpu\n  devices: 2               # two cards on the lab machine\n  precision: 16-mixed         # AMP\n  max_epochs: 20\n  use_distributed_sampler: false\n  resume_from_checkpoint: null   # set to resume\nmodel:\n  lr: 3.0e-4            # tuned for an effective batch of 64\n"
+    );
+    let again = common::trainlint_in(&dir, &["migrate", "--write", "config.yaml"]);
+    assert_eq!(again.status.code(), Some(0));
+    assert!(common::stderr(&again).contains("Applied 0 migrations in 0 files; 1 finding left to do by hand."), "{}", common::stderr(&again));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), migrated);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `plan --apply --gpu ID` rewrites the base for the target and gives a stage
+/// that needs less its own values; the effective batch stays 225 everywhere.
+#[test]
+fn plan_apply_rewrites_base_and_the_stage_that_needs_it() {
+    let dir = temp_dir("plan-apply");
+    copy_dir(&common::repo().join("fixtures/seeds/004_naics_embedder"), &dir);
+    let output = common::trainlint_in(&dir, &["plan", "config.yaml", "--gpu", "quadro-rtx-6000", "--apply"]);
+    assert_eq!(output.status.code(), Some(0), "{}", common::stderr(&output));
+    assert!(common::stderr(&output).contains("Wrote 1 file for quadro-rtx-6000."), "{}", common::stderr(&output));
+    let stage = std::fs::read_to_string(dir.join("text_curriculum/01_stage.yaml")).unwrap();
+    assert!(stage.ends_with("batch:\n  micro_batch: 15\n  accumulation: 15\n"), "{stage}");
+    let check = common::trainlint_in(&dir, &["check", "--gpu", "quadro-rtx-6000", "--output-format", "concise", "."]);
+    assert_eq!(check.status.code(), Some(0), "{}", common::stdout(&check));
+    for stage in ["01", "02", "05"] {
+        let shown = common::trainlint_in(&dir, &["show", "--output-format", "json", "--stage", stage, "config.yaml"]);
+        let view: serde_json::Value = serde_json::from_str(&common::stdout(&shown)).unwrap();
+        assert_eq!(view["effective_batch"], 225, "stage {stage}");
+    }
+    // Applying again writes nothing.
+    let again = common::trainlint_in(&dir, &["plan", "config.yaml", "--gpu", "quadro-rtx-6000", "--apply"]);
+    assert!(common::stderr(&again).contains("Wrote 0 files"), "{}", common::stderr(&again));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -141,7 +141,68 @@ pub fn run_plan(args: &PlanArgs) -> Result<ExitCode, FatalError> {
         _ => plan_table(&rows),
     };
     super::print(&output);
-    Ok(if rows.iter().all(|r| r.fits) { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    let fits = rows.iter().all(|r| r.fits);
+    if args.apply {
+        if settings.gpus.len() != 1 {
+            return Err(FatalError::usage("--apply needs exactly one --gpu target", None));
+        }
+        if !fits {
+            eprintln!("Nothing written: not every stage fits {} with the effective batch kept.", settings.gpus[0].id);
+            return Ok(ExitCode::from(1));
+        }
+        let written = apply_plan(&settings, &args.config_file, &views, &rows)?;
+        eprintln!("Wrote {written} file{} for {}.", if written == 1 { "" } else { "s" }, settings.gpus[0].id);
+    }
+    Ok(if fits { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// Writes the plan: the base config gets the plan of the base; a stage whose
+/// plan differs (or that sets the values itself) gets its own in its stage file.
+fn apply_plan(settings: &Settings, config: &PathBuf, views: &[ResolvedConfig], rows: &[PlanRow]) -> Result<usize, FatalError> {
+    use crate::diagnostic::Applicability;
+    use crate::rules::fixes::set_roles;
+    use crate::schema::Role;
+    let excludes = Excludes::new(&settings.root, None, &[])?;
+    let files = discover::discover(std::slice::from_ref(config), &excludes, false)?;
+    let file = files.first().ok_or_else(|| FatalError::usage("no config", None))?;
+    let base = linter::lint_file(file, settings)?.resolved.ok_or_else(|| FatalError::usage("the config cannot be read", None))?;
+    let gpu = &settings.gpus[0];
+    let model = MemoryModel::build(&base, settings, Some(gpu)).map_err(|e| FatalError::usage(format!("memory cannot be estimated: {}", e.0), None))?;
+    let base_row = plan::plan(&model, &base, gpu, settings.safety_margin());
+    let (Some(base_micro), Some(base_accumulation)) = (base_row.micro_batch, base_row.accumulation) else {
+        return Err(FatalError::usage(format!("no plan for the base config: {}", base_row.reason.unwrap_or_default()), None));
+    };
+    let mut fixes = vec![set_roles(&base, &[(Role::MicroBatch, base_micro), (Role::Accumulation, base_accumulation)], Applicability::Unsafe, "plan".into())];
+    for (view, row) in views.iter().zip(rows).filter(|(v, _)| v.stage.is_some()) {
+        let (Some(micro), Some(accumulation)) = (row.micro_batch, row.accumulation) else { continue };
+        let stage_file = view.files.last();
+        let sets_its_own = [Role::MicroBatch, Role::Accumulation].iter().any(|r| view.role(*r).is_some_and(|v| stage_file.is_some_and(|f| std::sync::Arc::ptr_eq(&v.file, f))));
+        if (micro, accumulation) != (base_micro, base_accumulation) || sets_its_own {
+            fixes.push(set_roles(view, &[(Role::MicroBatch, micro), (Role::Accumulation, accumulation)], Applicability::Unsafe, "plan".into()));
+        }
+    }
+    if let Some(manual) = fixes.iter().find(|f| f.edits.is_empty() && f.applicability == Applicability::DisplayOnly) {
+        return Err(FatalError::usage(format!("cannot apply the plan in place: {}", manual.message), None));
+    }
+    let mut per_file: std::collections::BTreeMap<PathBuf, Vec<crate::diagnostic::Edit>> = std::collections::BTreeMap::new();
+    for edit in fixes.into_iter().flat_map(|f| f.edits) {
+        per_file.entry(crate::apply::canonical(edit.file.path())).or_default().push(edit);
+    }
+    let mut changes = Vec::new();
+    for (path, edits) in per_file {
+        let source = std::sync::Arc::clone(&edits[0].file);
+        let fixed = crate::apply::splice(source.text(), &edits);
+        crate::apply::check_reparses(&path, source.display(), &fixed)?;
+        changes.push(crate::apply::Change { path, display: source.display().to_owned(), original: source.text().to_owned(), fixed });
+    }
+    crate::apply::preflight(&changes)?;
+    let mut written = 0;
+    for change in &changes {
+        if crate::apply::write_atomic(change)? {
+            written += 1;
+        }
+    }
+    Ok(written)
 }
 
 fn plan_json(r: &PlanRow) -> serde_json::Value {

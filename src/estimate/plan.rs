@@ -1,5 +1,6 @@
-//! The plan: for each GPU target, the largest micro batch that fits and lets an
-//! integer accumulation keep the effective batch exactly.
+//! The plan: for each GPU target, the largest micro batch that fits (with the
+//! headroom MEM002 asks for: ≤ 90 % of usable memory) and lets an integer
+//! accumulation keep the effective batch exactly.
 
 use super::{Estimate, MemoryModel, estimate};
 use crate::resolve::ResolvedConfig;
@@ -45,7 +46,8 @@ pub fn plan(model: &MemoryModel, resolved: &ResolvedConfig, gpu: &GpuTarget, mar
         fits: false,
         reason: None,
     };
-    let Some(max_fit) = at_current.max_micro_batch else {
+    // The plan stays below MEM002's threshold, so that a planned config checks clean.
+    let Some(max_fit) = model.max_micro_batch(at_current.usable_bytes * super::HEADROOM_WARNING) else {
         row.reason = Some(if model.activations_modelled || model.calibration().is_some() {
             "even micro batch 1 does not fit".to_owned()
         } else {
