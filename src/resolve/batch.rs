@@ -110,41 +110,44 @@ impl BatchView {
             return;
         }
         let Some(w) = self.world_size else { return };
+        // Axolotl's `batch_size` is micro batch × accumulation per process; it
+        // multiplies by the world itself (FACTS.md §6, `normalize_config`).
+        let tw = if dialect == Dialect::Axolotl { 1 } else { w };
         let floors = |role, numerator: u64, denominator: u64| BatchProblem::Floors { role, numerator, denominator };
         let (mb, ga) = match (tb, mb, ga) {
             (Some(tb), Some(mb), Some(ga)) => {
-                if tb != mb * ga * w {
+                if tb != mb * ga * tw {
                     self.problem = Some(BatchProblem::GlobalMismatch { global: tb, micro: mb, accumulation: ga, world: w });
                     return;
                 }
                 (mb, ga)
             }
             (Some(tb), Some(mb), None) => {
-                if mb == 0 || tb % (mb * w) != 0 {
-                    self.problem = Some(floors(Role::Accumulation, tb, mb * w));
+                if mb == 0 || tb % (mb * tw) != 0 {
+                    self.problem = Some(floors(Role::Accumulation, tb, mb * tw));
                     return;
                 }
-                self.derived.insert(Role::Accumulation, tb / (mb * w));
-                (mb, tb / (mb * w))
+                self.derived.insert(Role::Accumulation, tb / (mb * tw));
+                (mb, tb / (mb * tw))
             }
             (Some(tb), None, ga) => {
                 let ga = ga.unwrap_or(1);
-                if ga == 0 || tb % (w * ga) != 0 {
-                    self.problem = Some(floors(Role::MicroBatch, tb, w * ga));
+                if ga == 0 || tb % (tw * ga) != 0 {
+                    self.problem = Some(floors(Role::MicroBatch, tb, tw * ga));
                     return;
                 }
                 if self.accumulation.is_none() {
                     self.derived.insert(Role::Accumulation, 1);
                 }
-                self.derived.insert(Role::MicroBatch, tb / (w * ga));
-                (tb / (w * ga), ga)
+                self.derived.insert(Role::MicroBatch, tb / (tw * ga));
+                (tb / (tw * ga), ga)
             }
             (None, Some(mb), ga) => {
                 if ga.is_none() {
                     self.derived.insert(Role::Accumulation, 1);
                 }
                 let ga = ga.unwrap_or(1);
-                self.derived.insert(Role::GlobalBatch, mb * ga * w);
+                self.derived.insert(Role::GlobalBatch, mb * ga * tw);
                 (mb, ga)
             }
             (None, None, _) => return,

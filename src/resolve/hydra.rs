@@ -52,3 +52,30 @@ fn primary_listing(dir: &Path, group: &str) -> Option<PathBuf> {
     }
     None
 }
+
+/// A primary config (a YAML file with a `defaults` list) in one of the three
+/// folders above `path`: the file belongs to that Hydra config tree.
+pub fn primary_config_above(path: &Path) -> Option<PathBuf> {
+    let absolute = std::path::absolute(path).ok()?;
+    let mut dir = absolute.parent()?.parent();
+    for _ in 0..3 {
+        let current = dir?;
+        for entry in std::fs::read_dir(current).ok()?.flatten() {
+            let candidate = entry.path();
+            if Format::from_path(&candidate) != Some(Format::Yaml) || !candidate.is_file() {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&candidate) else { continue };
+            if !text.contains("defaults:") {
+                continue;
+            }
+            if let Ok((root, _)) = load::parse_text(&text, Format::Yaml)
+                && matches!(root.get("defaults").map(|d| &d.value), Some(Value::Seq(_)))
+            {
+                return Some(candidate);
+            }
+        }
+        dir = current.parent();
+    }
+    None
+}

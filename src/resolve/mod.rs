@@ -9,6 +9,7 @@
 pub mod batch;
 pub mod curriculum;
 pub mod deepspeed;
+pub mod dialects;
 pub mod hydra;
 pub mod native;
 
@@ -28,6 +29,23 @@ pub enum Dialect {
     Native,
     /// A DeepSpeed config (JSON): batch keys, ZeRO stage.
     Deepspeed,
+    /// Hugging Face TrainingArguments / TRL (flat YAML or JSON).
+    HfTrainer,
+    /// Axolotl YAML (`base_model`, `micro_batch_size`, ...).
+    Axolotl,
+    /// LLaMA-Factory YAML (HF arguments plus its own; v1 examples).
+    LlamaFactory,
+    /// PyTorch Lightning: LightningCLI `trainer:`/`model:`/`data:`, or a Hydra Trainer config.
+    Lightning,
+    /// Accelerate launch config (`compute_environment`, `num_processes`).
+    Accelerate,
+    /// torchtune recipe config (`_component_`).
+    Torchtune,
+    /// Hydra/OmegaConf config without a framework's batch keys (defaults lists,
+    /// `_target_`, or a file of a Hydra config tree).
+    Hydra,
+    /// A model's shape (HF `config.json`, or a nested model config).
+    ModelConfig,
     /// No dialect recognised, but the manifest's `[bindings]` apply.
     Bindings,
     /// No dialect recognised: the file is loaded and checked for syntax and duplicate keys only.
@@ -39,6 +57,14 @@ impl Dialect {
         match self {
             Dialect::Native => "native",
             Dialect::Deepspeed => "deepspeed",
+            Dialect::HfTrainer => "hf-trainer",
+            Dialect::Axolotl => "axolotl",
+            Dialect::LlamaFactory => "llama-factory",
+            Dialect::Lightning => "lightning",
+            Dialect::Accelerate => "accelerate",
+            Dialect::Torchtune => "torchtune",
+            Dialect::Hydra => "hydra",
+            Dialect::ModelConfig => "model-config",
             Dialect::Bindings => "manifest bindings",
             Dialect::Unknown => "unknown",
         }
@@ -53,11 +79,34 @@ pub struct Detection {
 }
 
 pub fn detect(root: &Node, settings: &Settings) -> Detection {
+    detect_at(root, settings, None)
+}
+
+/// Detection with the file's path, for evidence that lies in the layout:
+/// Lightning's `version_N/hparams.yaml`, a file of a Hydra config tree.
+pub fn detect_at(root: &Node, settings: &Settings, path: Option<&std::path::Path>) -> Detection {
     if root.get("trainlint").is_some() {
         return Detection { dialect: Dialect::Native, reason: "the top-level key `trainlint` marks the native format".into() };
     }
     if let Some(reason) = deepspeed::evidence(root) {
         return Detection { dialect: Dialect::Deepspeed, reason };
+    }
+    for dialect in [Dialect::Accelerate, Dialect::Torchtune, Dialect::Axolotl, Dialect::LlamaFactory, Dialect::HfTrainer, Dialect::Lightning, Dialect::Hydra, Dialect::ModelConfig] {
+        if let Some(reason) = dialects::evidence(dialect, root) {
+            return Detection { dialect, reason };
+        }
+    }
+    if let Some(path) = path {
+        let in_version_folder = path.parent().and_then(|p| p.file_name()).and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("version_"));
+        if path.file_name().is_some_and(|n| n == "hparams.yaml") && in_version_folder {
+            return Detection { dialect: Dialect::Lightning, reason: "Lightning's saved hyperparameters (`version_N/hparams.yaml`)".into() };
+        }
+        if let Some(primary) = hydra::primary_config_of_group_option(path).or_else(|| hydra::primary_config_above(path)) {
+            if settings.manifest.bindings.values().any(|p| root.entry_dotted(p).is_some()) {
+                return Detection { dialect: Dialect::Bindings, reason: "the manifest's [bindings] match".into() };
+            }
+            return Detection { dialect: Dialect::Hydra, reason: format!("a file of the Hydra config tree of `{}`", primary.display()) };
+        }
     }
     let bound: Vec<&str> = settings.manifest.bindings.values().filter(|path| root.entry_dotted(path).is_some()).map(String::as_str).collect();
     if !bound.is_empty() {
@@ -65,18 +114,25 @@ pub fn detect(root: &Node, settings: &Settings) -> Detection {
     }
     Detection {
         dialect: Dialect::Unknown,
-        reason: "no dialect recognised (native, DeepSpeed) and no manifest [bindings] match; framework dialects (Hydra, Lightning, HF, Axolotl, ...) are not implemented yet".into(),
+        reason: "no framework's keys found (native, DeepSpeed, HF, Axolotl, LLaMA-Factory, Lightning, accelerate, torchtune, Hydra) and no manifest [bindings] match".into(),
     }
 }
 
-/// The role → key path table of a dialect.
+/// The role → key path table of a dialect, with the manifest's `[bindings]`
+/// on top (a manifest binding wins where its path exists in the file).
 pub fn bindings(dialect: Dialect, settings: &Settings) -> Vec<(Role, String)> {
-    match dialect {
+    let preset: Vec<(Role, String)> = match dialect {
         Dialect::Native => native::BINDINGS.iter().map(|(r, p)| (*r, (*p).to_owned())).collect(),
         Dialect::Deepspeed => deepspeed::BINDINGS.iter().map(|(r, p)| (*r, (*p).to_owned())).collect(),
-        Dialect::Bindings => settings.manifest.bindings.iter().map(|(r, p)| (*r, p.clone())).collect(),
-        Dialect::Unknown => Vec::new(),
+        Dialect::Bindings | Dialect::Unknown => Vec::new(),
+        other => dialects::bindings(other).iter().map(|(r, p)| (*r, (*p).to_owned())).collect(),
+    };
+    let mut table = preset;
+    for (role, path) in &settings.manifest.bindings {
+        table.retain(|(r, _)| r != role);
+        table.push((*role, path.clone()));
     }
+    table
 }
 
 /// A role's value and where it is written.
@@ -129,7 +185,7 @@ impl ResolvedConfig {
 
 /// Resolves one file on its own.
 pub fn resolve(document: &Document, root: &Node, settings: &Settings) -> ResolvedConfig {
-    let detection = detect(root, settings);
+    let detection = detect_at(root, settings, Some(document.source.path()));
     resolve_tree(vec![Arc::clone(&document.source)], root.clone(), detection, settings, None)
 }
 
@@ -140,6 +196,16 @@ pub fn resolve_tree(files: Vec<Arc<SourceFile>>, tree: Node, detection: Detectio
     for (role, path) in &table {
         if let Some(entry) = tree.entry_dotted(path) {
             roles.insert(*role, role_value(&files, path, entry));
+        }
+    }
+    for derived in dialects::derived(detection.dialect, &tree) {
+        if roles.contains_key(&derived.role) {
+            continue;
+        }
+        if let Some(entry) = tree.entry_dotted(&derived.path) {
+            let mut value = role_value(&files, &derived.path, entry);
+            value.value = derived.value;
+            roles.insert(derived.role, value);
         }
     }
     let target_default = settings.manifest.effective_batch.map(u64::from);
