@@ -51,6 +51,7 @@ pub fn lint_document(document: Document, settings: &Settings) -> FileReport {
             if resolved.detection.dialect == Dialect::Native {
                 sch::validate(&mut checker, &document, root, sch::compiled("training-config"));
             }
+            sch::interpolation::check(&mut checker, &resolved);
             batch::check(&mut checker, &resolved);
             memory::check(&mut checker, &resolved, settings);
             env::check(&mut checker, &document, root);

@@ -31,11 +31,49 @@ fn corpus_checks_without_false_alarms() {
     // files (`positive_level`, the stage's filter set twice).
     let duplicates: Vec<String> = diagnostics.iter().filter(|d| d.rule.code == "SCH004").map(|d| format!("{}:{}", d.file.display(), d.line_col().0)).collect();
     assert_eq!(duplicates.len(), 3, "{duplicates:#?}");
+    // One real interpolation error: torchtune's llama4 maverick full config uses
+    // `${model_dir}` and never defines it (it must come as a launch override).
+    let interpolation: Vec<String> = diagnostics.iter().filter(|d| d.rule.code == "SCH005").map(|d| d.file.display().to_owned()).collect();
+    assert_eq!(interpolation.len(), 1, "{interpolation:#?}");
+    assert!(interpolation[0].ends_with("llama4/maverick_17B_128E_full.yaml"));
     // Without a world size, batch rules only say they could not check (info).
     let errors: Vec<String> = diagnostics
         .iter()
-        .filter(|d| d.severity == trainlint::diagnostic::Severity::Error && !["SCH001", "SCH004"].contains(&d.rule.code))
+        .filter(|d| d.severity == trainlint::diagnostic::Severity::Error && !["SCH001", "SCH004", "SCH005"].contains(&d.rule.code))
         .map(|d| format!("{}: {} {}", d.file.display(), d.rule.code, d.message))
         .collect();
     assert!(errors.is_empty(), "unexpected errors: {errors:#?}");
+}
+
+/// A dialect for at least 95 % of the corpus, and batch roles wherever a
+/// file states a batch size in its dialect's keys.
+#[test]
+fn corpus_dialects() {
+    let Some(shared) = common::shared() else { return };
+    let corpus = shared.join("corpus");
+    let settings = trainlint::settings::Settings::discover(std::slice::from_ref(&corpus), &Overrides::default()).unwrap();
+    let excludes = trainlint::load::discover::Excludes::new(&corpus, None, &[]).unwrap();
+    let files = trainlint::load::discover::discover(std::slice::from_ref(&corpus), &excludes, false).unwrap();
+    let mut per_dialect: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut missing_roles = Vec::new();
+    for file in &files {
+        let report = trainlint::linter::lint_file(file, &settings).unwrap();
+        let name = report.resolved.as_ref().map_or("unreadable", |r| r.detection.dialect.name());
+        *per_dialect.entry(name).or_default() += 1;
+        if let Some(resolved) = &report.resolved {
+            for (role, path) in &resolved.bindings {
+                if matches!(role, trainlint::schema::Role::MicroBatch | trainlint::schema::Role::Accumulation) && resolved.tree.get_dotted(path).is_some() && resolved.role(*role).is_none() {
+                    missing_roles.push(format!("{} {path}", file.display));
+                }
+            }
+        }
+    }
+    let detected: usize = per_dialect.iter().filter(|(d, _)| !["unknown", "unreadable"].contains(d)).map(|(_, n)| n).sum();
+    let rate = detected as f64 / files.len() as f64;
+    println!("corpus dialects: {per_dialect:?}; detected {detected}/{} = {:.1} %", files.len(), rate * 100.0);
+    assert!(rate >= 0.95, "{rate}");
+    assert!(missing_roles.is_empty(), "{missing_roles:#?}");
+    for (dialect, at_least) in [("axolotl", 250), ("torchtune", 195), ("deepspeed", 115), ("llama-factory", 80), ("accelerate", 30), ("hf-trainer", 20), ("lightning", 20), ("hydra", 40)] {
+        assert!(per_dialect.get(dialect).copied().unwrap_or(0) >= at_least, "{dialect}: {per_dialect:?}");
+    }
 }

@@ -11,6 +11,7 @@ pub mod curriculum;
 pub mod deepspeed;
 pub mod dialects;
 pub mod hydra;
+pub mod interpolate;
 pub mod native;
 
 use crate::load::{Document, Entry, Node};
@@ -171,6 +172,8 @@ pub struct ResolvedConfig {
     pub stage_package: Option<String>,
     /// The dialect's role → key path table (where a fix writes a role).
     pub bindings: Vec<(Role, String)>,
+    /// OmegaConf interpolations that could not be resolved.
+    pub unresolved: Vec<interpolate::Issue>,
 }
 
 impl ResolvedConfig {
@@ -191,6 +194,13 @@ pub fn resolve(document: &Document, root: &Node, settings: &Settings) -> Resolve
 
 /// Resolves a (possibly composed) tree whose nodes point into `files`.
 pub fn resolve_tree(files: Vec<Arc<SourceFile>>, tree: Node, detection: Detection, settings: &Settings, stage: Option<String>) -> ResolvedConfig {
+    // OmegaConf-based frameworks interpolate `${...}`; the others read it as text.
+    let omegaconf = matches!(detection.dialect, Dialect::Hydra | Dialect::Torchtune | Dialect::Lightning | Dialect::Bindings | Dialect::Unknown);
+    let (tree, unresolved) = if omegaconf && files.iter().any(|f| f.text().contains("${") || f.text().contains("???")) {
+        interpolate::resolve(&tree)
+    } else {
+        (tree, Vec::new())
+    };
     let mut roles = BTreeMap::new();
     let table = bindings(detection.dialect, settings);
     for (role, path) in &table {
@@ -210,7 +220,7 @@ pub fn resolve_tree(files: Vec<Arc<SourceFile>>, tree: Node, detection: Detectio
     }
     let target_default = settings.manifest.effective_batch.map(u64::from);
     let batch = BatchView::from_roles(&roles, detection.dialect, settings.world_size, target_default);
-    ResolvedConfig { files, detection, tree, roles, batch, stage, stage_package: None, bindings: table }
+    ResolvedConfig { files, detection, tree, roles, batch, stage, stage_package: None, bindings: table, unresolved }
 }
 
 fn role_value(files: &[Arc<SourceFile>], path: &str, entry: &Entry) -> RoleValue {

@@ -35,6 +35,8 @@ pub static ALL: &[&RuleMeta] = &[
     &schema::schema_violation::SCHEMA_VIOLATION,
     &schema::unknown_key::UNKNOWN_KEY,
     &schema::duplicate_key::DUPLICATE_KEY,
+    &schema::interpolation::INTERPOLATION_ERROR,
+    &schema::interpolation::UNRESOLVED_VALUE,
 ];
 
 /// Looks a rule up by code (case-insensitive) or by name.

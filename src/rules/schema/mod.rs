@@ -2,6 +2,7 @@
 //! match their JSON Schema.
 
 pub mod duplicate_key;
+pub mod interpolation;
 pub mod invalid_syntax;
 pub mod schema_violation;
 pub mod unknown_key;
