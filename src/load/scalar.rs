@@ -118,3 +118,58 @@ mod tests {
         assert_eq!(type_plain_scalar("18446744073709551615"), Value::UInt(u64::MAX));
     }
 }
+
+/// How OmegaConf types a plain scalar where it differs from YAML 1.2: OmegaConf
+/// loads with PyYAML's YAML 1.1 resolvers (booleans `yes`/`no`/`on`/`off`,
+/// integers with `_` separators, `0b` binary, leading-zero octal) plus its own
+/// float resolver, which accepts `1e-4` without a dot (omegaconf `_utils.py`,
+/// `get_yaml_loader`). `None` when the 1.2 reading stands.
+pub fn omegaconf_retype(text: &str) -> Option<Value> {
+    match text {
+        "yes" | "Yes" | "YES" | "on" | "On" | "ON" => return Some(Value::Bool(true)),
+        "no" | "No" | "NO" | "off" | "Off" | "OFF" => return Some(Value::Bool(false)),
+        _ => {}
+    }
+    if !text.contains('_') && !text.starts_with("0b") && !text.trim_start_matches(['-', '+']).starts_with('0') {
+        return None;
+    }
+    let (sign, digits) = match text.strip_prefix('-') {
+        Some(rest) => (-1i64, rest),
+        None => (1, text.strip_prefix('+').unwrap_or(text)),
+    };
+    let clean: String = digits.chars().filter(|c| *c != '_').collect();
+    if clean.is_empty() || digits.starts_with('_') {
+        return None;
+    }
+    if let Some(binary) = clean.strip_prefix("0b") {
+        return i64::from_str_radix(binary, 2).ok().map(|v| Value::Int(sign * v));
+    }
+    if clean.len() > 1 && clean.starts_with('0') && clean.bytes().all(|b| (b'0'..=b'7').contains(&b)) {
+        return i64::from_str_radix(&clean[1..], 8).ok().map(|v| Value::Int(sign * v));
+    }
+    if clean.bytes().all(|b| b.is_ascii_digit()) && !clean.starts_with('0') {
+        return clean.parse::<i64>().ok().map(|v| Value::Int(sign * v));
+    }
+    if digits.contains('_') && is_core_float(&clean) && digits.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+        return clean.parse::<f64>().ok().map(|f| Value::Float(sign as f64 * f));
+    }
+    None
+}
+
+#[cfg(test)]
+mod omegaconf_tests {
+    use super::*;
+
+    #[test]
+    fn yaml_11_readings() {
+        assert_eq!(omegaconf_retype("55_000"), Some(Value::Int(55000)));
+        assert_eq!(omegaconf_retype("yes"), Some(Value::Bool(true)));
+        assert_eq!(omegaconf_retype("Off"), Some(Value::Bool(false)));
+        assert_eq!(omegaconf_retype("0b101"), Some(Value::Int(5)));
+        assert_eq!(omegaconf_retype("0755"), Some(Value::Int(493)));
+        assert_eq!(omegaconf_retype("1_000.5"), Some(Value::Float(1000.5)));
+        assert_eq!(omegaconf_retype("run_1"), None);
+        assert_eq!(omegaconf_retype("0"), None);
+        assert_eq!(omegaconf_retype("_1"), None);
+    }
+}

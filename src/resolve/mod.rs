@@ -196,6 +196,7 @@ pub fn resolve(document: &Document, root: &Node, settings: &Settings) -> Resolve
 pub fn resolve_tree(files: Vec<Arc<SourceFile>>, tree: Node, detection: Detection, settings: &Settings, stage: Option<String>) -> ResolvedConfig {
     // OmegaConf-based frameworks interpolate `${...}`; the others read it as text.
     let omegaconf = matches!(detection.dialect, Dialect::Hydra | Dialect::Torchtune | Dialect::Lightning | Dialect::Bindings | Dialect::Unknown);
+    let tree = if omegaconf { omegaconf_typing(tree) } else { tree };
     let (tree, unresolved) = if omegaconf && files.iter().any(|f| f.text().contains("${") || f.text().contains("???")) {
         interpolate::resolve(&tree)
     } else {
@@ -221,6 +222,29 @@ pub fn resolve_tree(files: Vec<Arc<SourceFile>>, tree: Node, detection: Detectio
     let target_default = settings.manifest.effective_batch.map(u64::from);
     let batch = BatchView::from_roles(&roles, detection.dialect, settings.world_size, target_default);
     ResolvedConfig { files, detection, tree, roles, batch, stage, stage_package: None, bindings: table, unresolved }
+}
+
+/// Re-types plain scalars as OmegaConf's YAML 1.1 loader reads them (`55_000`, `yes`).
+fn omegaconf_typing(mut node: Node) -> Node {
+    match &mut node.value {
+        crate::load::Value::Map(entries) => {
+            for entry in entries.iter_mut() {
+                entry.value = omegaconf_typing(std::mem::replace(&mut entry.value, Node::new(crate::load::Value::Null, 0..0)));
+            }
+        }
+        crate::load::Value::Seq(items) => {
+            for item in items.iter_mut() {
+                *item = omegaconf_typing(std::mem::replace(item, Node::new(crate::load::Value::Null, 0..0)));
+            }
+        }
+        crate::load::Value::Str(text) if node.style == Some(crate::load::ScalarStyle::Plain) => {
+            if let Some(value) = crate::load::scalar::omegaconf_retype(text) {
+                node.value = value;
+            }
+        }
+        _ => {}
+    }
+    node
 }
 
 fn role_value(files: &[Arc<SourceFile>], path: &str, entry: &Entry) -> RoleValue {
