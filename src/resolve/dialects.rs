@@ -152,8 +152,12 @@ pub fn bindings(dialect: Dialect) -> &'static [(Role, &'static str)] {
             (Role::Nodes, "trainer.num_nodes"),
             (Role::Precision, "trainer.precision"),
             (Role::Accumulation, "trainer.accumulate_grad_batches"),
-            (Role::MicroBatch, "data.batch_size"),
+            // The DataLoader's batch size is not a Trainer argument: where the
+            // LightningCLI and common Hydra layouts put it.
             (Role::MicroBatch, "data.init_args.batch_size"),
+            (Role::MicroBatch, "data.batch_size"),
+            (Role::MicroBatch, "datamodule.batch_size"),
+            (Role::MicroBatch, "data_loader.batch_size"),
         ],
         _ => &[],
     }

@@ -205,6 +205,9 @@ pub fn resolve_tree(files: Vec<Arc<SourceFile>>, tree: Node, detection: Detectio
     let mut roles = BTreeMap::new();
     let table = bindings(detection.dialect, settings);
     for (role, path) in &table {
+        if roles.contains_key(role) {
+            continue;
+        }
         if let Some(entry) = tree.entry_dotted(path) {
             roles.insert(*role, role_value(&files, path, entry));
         }
@@ -219,9 +222,40 @@ pub fn resolve_tree(files: Vec<Arc<SourceFile>>, tree: Node, detection: Detectio
             roles.insert(derived.role, value);
         }
     }
+    if detection.dialect == Dialect::Deepspeed {
+        fill_auto_from_pair(&mut roles, &files[0], settings);
+    }
     let target_default = settings.manifest.effective_batch.map(u64::from);
     let batch = BatchView::from_roles(&roles, detection.dialect, settings.world_size, target_default);
     ResolvedConfig { files, detection, tree, roles, batch, stage, stage_package: None, bindings: table, unresolved }
+}
+
+/// HF's DeepSpeed integration fills `"auto"` from TrainingArguments
+/// (`integrations/deepspeed.py`, FACTS.md §6): micro batch ←
+/// `per_device_train_batch_size`, accumulation ← `gradient_accumulation_steps`,
+/// `train_batch_size` ← world × both. A value filled this way points at the
+/// paired file, where it is written.
+fn fill_auto_from_pair(roles: &mut BTreeMap<Role, RoleValue>, source: &Arc<SourceFile>, settings: &Settings) {
+    let Ok(this) = std::fs::canonicalize(source.path()) else { return };
+    let Some(pair) = settings.manifest.pair.iter().find(|p| std::fs::canonicalize(settings.root.join(&p.deepspeed)).ok().as_ref() == Some(&this)) else { return };
+    let path = settings.root.join(&pair.with);
+    let display = curriculum::display(&settings.root, &pair.with);
+    let format = crate::load::Format::from_path(&path).unwrap_or(crate::load::Format::Yaml);
+    let Ok(document) = crate::load::load_with(&path, &display, format, &settings.overlay) else { return };
+    let Ok(root) = &document.root else { return };
+    let paired = resolve_tree(vec![Arc::clone(&document.source)], root.clone(), detect_at(root, settings, Some(&path)), settings, None);
+    let is_auto = |value: Option<&RoleValue>| value.is_none_or(|v| v.value.as_str().is_some_and(|s| s.eq_ignore_ascii_case("auto")));
+    for role in [Role::MicroBatch, Role::Accumulation, Role::LearningRate] {
+        if is_auto(roles.get(&role))
+            && let Some(value) = paired.role(role)
+        {
+            roles.insert(role, value.clone());
+        }
+    }
+    // train_batch_size "auto" is derived from the other two and the world.
+    if roles.get(&Role::GlobalBatch).is_some_and(|v| v.value.as_str().is_some_and(|s| s.eq_ignore_ascii_case("auto"))) {
+        roles.remove(&Role::GlobalBatch);
+    }
 }
 
 /// Re-types plain scalars as OmegaConf's YAML 1.1 loader reads them (`55_000`, `yes`).

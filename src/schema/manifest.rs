@@ -65,6 +65,19 @@ pub struct Manifest {
     /// Measured peaks that replace the formula's fixed and per-sample parts.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub calibration: Vec<CalibrationPoint>,
+    /// DeepSpeed configs paired with the HF/Axolotl/LLaMA-Factory config whose
+    /// arguments fill their `"auto"` values, as `[[pair]]` tables.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pair: Vec<Pair>,
+}
+
+/// A DeepSpeed config and the trainer config that fills its `"auto"` values
+/// (HF's DeepSpeed integration, FACTS.md §6), both relative to the manifest.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Pair {
+    pub deepspeed: String,
+    pub with: String,
 }
 
 /// One measured peak: on `gpu`, at `stage` (or any), with `micro-batch`, the
