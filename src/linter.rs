@@ -24,7 +24,7 @@ pub struct FileReport {
 }
 
 pub fn lint_file(file: &SourcePath, settings: &Settings) -> Result<FileReport, FatalError> {
-    let document = load::load_with(&file.path, &file.display, file.format, &settings.overlay)
+    let document = load::load_with(&file.path, &file.display, file.format, &settings.load)
         .map_err(|e| FatalError::Io { path: file.display.clone(), reason: e.to_string() })?;
     Ok(lint_document(document, settings))
 }
@@ -68,7 +68,7 @@ pub fn lint_document(document: Document, settings: &Settings) -> FileReport {
 /// the batch rules per stage with BAT002 across stages.
 pub fn lint_curriculum(settings: &Settings) -> Result<(Option<ResolvedCurriculum>, Vec<Diagnostic>), FatalError> {
     let Some(spec) = &settings.manifest.curriculum else { return Ok((None, Vec::new())) };
-    let from_disk = |path: &Path, display: &str| load::load_with(path, display, Format::from_path(path).unwrap_or(Format::Yaml), &settings.overlay);
+    let from_disk = |path: &Path, display: &str| load::load_with(path, display, Format::from_path(path).unwrap_or(Format::Yaml), &settings.load);
     let Some(resolved) = curriculum::resolve(spec, settings, &from_disk)? else { return Ok((None, Vec::new())) };
     let mut checker = Checker::new(&settings.selection);
     let native = resolved.base.detection.dialect == Dialect::Native;

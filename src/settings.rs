@@ -29,8 +29,8 @@ pub struct Settings {
     pub gpus: Vec<GpuTarget>,
     /// Canonical paths of the curriculum's stage files (resolved over their base, not alone).
     pub stage_files: Vec<PathBuf>,
-    /// Fixed texts not yet written (see `load::Overlay`).
-    pub overlay: crate::load::Overlay,
+    /// How files are read: fixed texts not yet written, the shell training command.
+    pub load: crate::load::LoadOptions,
 }
 
 /// Command-line values that override the manifest.
@@ -127,8 +127,9 @@ impl Settings {
             catalog,
             gpus,
             stage_files: Vec::new(),
-            overlay: crate::load::Overlay::default(),
+            load: crate::load::LoadOptions::default(),
         };
+        settings.load.shell_command = settings.manifest.shell.as_ref().and_then(|s| s.command.clone());
         if let Some(curriculum) = &settings.manifest.curriculum {
             let stages = crate::resolve::curriculum::stage_paths(curriculum, &settings)?;
             settings.stage_files = stages.iter().filter_map(|(path, _)| std::fs::canonicalize(path).ok()).collect();

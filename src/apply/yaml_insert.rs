@@ -25,7 +25,8 @@ pub fn replace_scalar(source: &Arc<SourceFile>, node: &Node, new: &str) -> Optio
 /// An edit that makes `path` hold `value` (written as given) in `source`, whose tree is `root`.
 pub fn set(source: &Arc<SourceFile>, root: &Node, path: &str, value: &str) -> Option<Edit> {
     let text = source.text();
-    if source.path().extension().is_some_and(|e| e == "json") {
+    // JSON and shell scripts: only values that are written can be replaced.
+    if source.path().extension().is_some_and(|e| e == "json" || e == "sh" || e == "bash") {
         let entry = root.entry_dotted(path)?;
         return replace_scalar(source, &entry.value, value);
     }

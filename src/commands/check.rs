@@ -72,9 +72,9 @@ pub fn collect(paths: &[PathBuf], overrides: &Overrides, baseline: Option<&str>,
 pub fn collect_with(paths: &[PathBuf], overrides: &Overrides, baseline: Option<&str>, force_exclude: bool, forced_manifest: bool, overlay: &Overlay) -> Result<(usize, Vec<Diagnostic>), FatalError> {
     // The manifest found from the first path decides what is walked (its excludes)...
     let mut settings = Settings::discover(paths, overrides)?;
-    settings.overlay = overlay.clone();
+    settings.load.overlay = overlay.clone();
     let excludes = Excludes::new(&settings.root, settings.manifest.exclude.as_deref(), &settings.manifest.extend_exclude)?;
-    let files = discover::discover(paths, &excludes, force_exclude)?;
+    let files = discover::discover_with(paths, &excludes, force_exclude, settings.manifest.shell.is_some())?;
     let revision = match baseline {
         Some(name) => {
             let first = paths.first().cloned().unwrap_or_else(|| PathBuf::from("."));
@@ -90,7 +90,7 @@ pub fn collect_with(paths: &[PathBuf], overrides: &Overrides, baseline: Option<&
             settings.clone()
         } else {
             let mut group = Settings::from_manifest(manifest.as_deref(), overrides)?;
-            group.overlay = overlay.clone();
+            group.load.overlay = overlay.clone();
             group
         };
         diagnostics.extend(check_group(&group, &group_settings, revision.as_ref())?);

@@ -47,6 +47,11 @@ impl Excludes {
 /// Expands the command-line paths into the files to check, in a stable order.
 /// An explicit file is checked even when excluded, unless `force_exclude`.
 pub fn discover(paths: &[PathBuf], excludes: &Excludes, force_exclude: bool) -> Result<Vec<SourcePath>, FatalError> {
+    discover_with(paths, excludes, force_exclude, false)
+}
+
+/// `discover`, walking `.sh` scripts too when the manifest describes their flags.
+pub fn discover_with(paths: &[PathBuf], excludes: &Excludes, force_exclude: bool, shell: bool) -> Result<Vec<SourcePath>, FatalError> {
     let mut files = Vec::new();
     for path in paths {
         let metadata = std::fs::metadata(path).map_err(|e| FatalError::Io { path: path.display().to_string(), reason: e.to_string() })?;
@@ -63,7 +68,7 @@ pub fn discover(paths: &[PathBuf], excludes: &Excludes, force_exclude: bool) -> 
         let walker = walker.filter_entry(|entry| entry.depth() == 0 || !excludes.is_excluded(entry.path()));
         for entry in walker {
             let entry = entry.map_err(|e| FatalError::Io { path: path.display().to_string(), reason: e.to_string() })?;
-            let Some(format) = Format::from_path(entry.path()) else { continue };
+            let Some(format) = Format::from_path(entry.path()).filter(|f| shell || *f != Format::Shell) else { continue };
             // Symlinked files are read; symlinked folders are not followed, so a link loop cannot recur.
             if entry.path().is_file() {
                 files.push(SourcePath { path: entry.path().to_path_buf(), display: display(entry.path()), format });

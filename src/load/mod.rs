@@ -9,6 +9,7 @@ pub mod discover;
 pub mod git;
 pub mod json;
 pub mod scalar;
+pub mod shell;
 pub mod tree;
 pub mod yaml;
 
@@ -25,6 +26,8 @@ pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 pub enum Format {
     Yaml,
     Json,
+    /// Training flags in a shell script.
+    Shell,
 }
 
 impl Format {
@@ -33,6 +36,7 @@ impl Format {
         match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
             "yaml" | "yml" => Some(Format::Yaml),
             "json" => Some(Format::Json),
+            "sh" | "bash" => Some(Format::Shell),
             _ => None,
         }
     }
@@ -85,14 +89,32 @@ pub struct Document {
 pub type Overlay = std::sync::Arc<std::collections::HashMap<std::path::PathBuf, String>>;
 
 /// Reads and parses one file, from the overlay when it holds the file.
-pub fn load_with(path: &Path, display: &str, format: Format, overlay: &Overlay) -> std::io::Result<Document> {
-    if !overlay.is_empty()
-        && let Ok(canonical) = std::fs::canonicalize(path)
-        && let Some(text) = overlay.get(&canonical)
+/// How files are read beyond their bytes: the overlay of fixed texts, and the
+/// training command of shell scripts.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    pub overlay: Overlay,
+    pub shell_command: Option<String>,
+}
+
+pub fn load_with(path: &Path, display: &str, format: Format, options: &LoadOptions) -> std::io::Result<Document> {
+    let bytes = match std::fs::canonicalize(path).ok().and_then(|c| options.overlay.get(&c).cloned()) {
+        Some(text) => text.into_bytes(),
+        None => {
+            if format != Format::Shell {
+                return load_file(path, display, format);
+            }
+            std::fs::read(path)?
+        }
+    };
+    let mut document = load_bytes(path, display, format, bytes);
+    if format == Format::Shell
+        && let Some(command) = &options.shell_command
+        && document.root.is_ok()
     {
-        return Ok(load_bytes(path, display, format, text.clone().into_bytes()));
+        document.root = shell::parse(document.source.text(), Some(command));
     }
-    load_file(path, display, format)
+    Ok(document)
 }
 
 /// Reads and parses one file. `Err` only for I/O problems.
@@ -135,6 +157,7 @@ pub fn parse_text(text: &str, format: Format) -> Result<(Node, Vec<DuplicateKey>
     match format {
         Format::Yaml => yaml::parse(text).map(|t| (t.root, t.duplicates)),
         Format::Json => json::parse(text).map(|t| (t.root, t.duplicates)),
+        Format::Shell => shell::parse(text, None).map(|root| (root, Vec::new())),
     }
 }
 

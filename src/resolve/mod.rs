@@ -47,6 +47,8 @@ pub enum Dialect {
     Hydra,
     /// A model's shape (HF `config.json`, or a nested model config).
     ModelConfig,
+    /// Training flags of a shell script (the manifest's `[shell]`).
+    Shell,
     /// No dialect recognised, but the manifest's `[bindings]` apply.
     Bindings,
     /// No dialect recognised: the file is loaded and checked for syntax and duplicate keys only.
@@ -66,6 +68,7 @@ impl Dialect {
             Dialect::Torchtune => "torchtune",
             Dialect::Hydra => "hydra",
             Dialect::ModelConfig => "model-config",
+            Dialect::Shell => "shell",
             Dialect::Bindings => "manifest bindings",
             Dialect::Unknown => "unknown",
         }
@@ -126,6 +129,7 @@ pub fn bindings(dialect: Dialect, settings: &Settings) -> Vec<(Role, String)> {
         Dialect::Native => native::BINDINGS.iter().map(|(r, p)| (*r, (*p).to_owned())).collect(),
         Dialect::Deepspeed => deepspeed::BINDINGS.iter().map(|(r, p)| (*r, (*p).to_owned())).collect(),
         Dialect::Bindings | Dialect::Unknown => Vec::new(),
+        Dialect::Shell => settings.manifest.shell.iter().flat_map(|s| s.flags.iter().map(|(flag, role)| (*role, flag.trim_start_matches('-').replace('-', "_")))).collect(),
         other => dialects::bindings(other).iter().map(|(r, p)| (*r, (*p).to_owned())).collect(),
     };
     let mut table = preset;
@@ -188,7 +192,12 @@ impl ResolvedConfig {
 
 /// Resolves one file on its own.
 pub fn resolve(document: &Document, root: &Node, settings: &Settings) -> ResolvedConfig {
-    let detection = detect_at(root, settings, Some(document.source.path()));
+    let detection = if document.format == crate::load::Format::Shell {
+        let command = settings.manifest.shell.as_ref().and_then(|s| s.command.clone()).unwrap_or_else(|| "the first command with `--` flags".into());
+        Detection { dialect: Dialect::Shell, reason: format!("a shell script: the flags of `{command}`") }
+    } else {
+        detect_at(root, settings, Some(document.source.path()))
+    };
     resolve_tree(vec![Arc::clone(&document.source)], root.clone(), detection, settings, None)
 }
 
@@ -241,7 +250,7 @@ fn fill_auto_from_pair(roles: &mut BTreeMap<Role, RoleValue>, source: &Arc<Sourc
     let path = settings.root.join(&pair.with);
     let display = curriculum::display(&settings.root, &pair.with);
     let format = crate::load::Format::from_path(&path).unwrap_or(crate::load::Format::Yaml);
-    let Ok(document) = crate::load::load_with(&path, &display, format, &settings.overlay) else { return };
+    let Ok(document) = crate::load::load_with(&path, &display, format, &settings.load) else { return };
     let Ok(root) = &document.root else { return };
     let paired = resolve_tree(vec![Arc::clone(&document.source)], root.clone(), detect_at(root, settings, Some(&path)), settings, None);
     let is_auto = |value: Option<&RoleValue>| value.is_none_or(|v| v.value.as_str().is_some_and(|s| s.eq_ignore_ascii_case("auto")));

@@ -69,6 +69,23 @@ pub struct Manifest {
     /// arguments fill their `"auto"` values, as `[[pair]]` tables.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pair: Vec<Pair>,
+    /// Training flags in shell scripts (`.sh` files are checked when this is set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shell: Option<Shell>,
+}
+
+/// Which command of a script is the training command, and what its flags mean.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Shell {
+    /// The words that start the training command, e.g. `python -m aam.cli pretrain`
+    /// (default: the first command with `--` flags).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// Flag → role, e.g. `"--batch-size" = "micro_batch"`. Other flags are
+    /// values too (`--token-limit 1024` is `token_limit` in memory terms).
+    #[serde(default)]
+    pub flags: BTreeMap<String, Role>,
 }
 
 /// A DeepSpeed config and the trainer config that fills its `"auto"` values

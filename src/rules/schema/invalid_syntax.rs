@@ -42,6 +42,7 @@ pub fn diagnostic(document: &Document, error: &LoadError) -> Diagnostic {
     let kind = match document.format {
         Format::Yaml => "YAML",
         Format::Json => "JSON",
+        Format::Shell => "shell script",
     };
     let (message, label, note, help) = match error {
         LoadError::Empty => (
