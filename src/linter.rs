@@ -50,6 +50,8 @@ pub fn lint_document(document: Document, settings: &Settings) -> FileReport {
             let resolved = resolve::resolve(&document, root, settings);
             if resolved.detection.dialect == Dialect::Native {
                 sch::validate(&mut checker, &document, root, sch::compiled("training-config"));
+            } else {
+                sch::dialect_keys::check(&mut checker, &document, root, &resolved);
             }
             sch::interpolation::check(&mut checker, &resolved);
             batch::check(&mut checker, &resolved);

@@ -1,6 +1,7 @@
 //! SCH rules: files that cannot be read, and native-format configs that do not
 //! match their JSON Schema.
 
+pub mod dialect_keys;
 pub mod duplicate_key;
 pub mod interpolation;
 pub mod invalid_syntax;
@@ -180,6 +181,11 @@ pub fn suggest<'k>(unknown: &str, known: &'k [String]) -> Option<&'k str> {
         .filter(|(d, _)| *d <= threshold)
         .min_by_key(|(d, _)| *d)
         .map(|(_, k)| k.as_str())
+}
+
+/// Edit distance, for the dialect key checks.
+pub fn levenshtein_public(a: &str, b: &str) -> usize {
+    levenshtein(a, b)
 }
 
 fn levenshtein(a: &str, b: &str) -> usize {
