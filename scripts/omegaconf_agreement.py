@@ -107,8 +107,10 @@ def main():
                 else:
                     differences.append(f"{path}: OmegaConf refuses the file ({type(error).__name__}) but trainlint reads it")
                 continue
-            files += 1
             raw = OmegaConf.to_container(cfg, resolve=False)
+            if isinstance(raw, dict) and "defaults" in raw:
+                continue  # a Hydra primary: composed from several files, not a single-file config
+            files += 1
             ours = view["resolved"]
             for leaf_path, _ in leaves(raw):
                 try:

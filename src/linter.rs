@@ -46,6 +46,30 @@ pub fn lint_document(document: Document, settings: &Settings) -> FileReport {
             None
         }
         Ok(_) if is_stage => None,
+        Ok(root) if resolve::hydra::is_primary(root, document.source.path()) => {
+            // A Hydra primary is checked as Hydra composes it.
+            let load = |path: &Path, display: &str| load::load_with(path, display, Format::Yaml, &settings.load);
+            let overrides = settings.manifest.hydra.as_ref().map(|h| h.overrides.clone()).unwrap_or_default();
+            let composition = resolve::hydra::compose(&document, root, &overrides, &load);
+            sch::missing_config::report(&mut checker, &composition.files, &composition.problems);
+            let detection = resolve::detect(&composition.tree, settings);
+            let detection = resolve::Detection { reason: format!("{} (composed from {} files)", detection.reason, composition.files.len()), ..detection };
+            let incomplete = composition.problems.iter().any(|p| p.error);
+            let mut resolved = resolve::resolve_tree(composition.files, composition.tree, detection, settings, None);
+            if incomplete {
+                // A key missing from a composition that failed is a consequence, reported once by SCH007.
+                for issue in &mut resolved.unresolved {
+                    if let resolve::interpolate::Unresolved::MissingKey(key) = &issue.problem {
+                        issue.problem = resolve::interpolate::Unresolved::Incomplete(key.clone());
+                    }
+                }
+            }
+            sch::interpolation::check(&mut checker, &resolved);
+            batch::check(&mut checker, &resolved);
+            memory::check(&mut checker, &resolved, settings);
+            env::check(&mut checker, &document, root);
+            Some(resolved)
+        }
         Ok(root) => {
             let resolved = resolve::resolve(&document, root, settings);
             if resolved.detection.dialect == Dialect::Native {

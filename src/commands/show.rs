@@ -141,7 +141,7 @@ fn human(resolved: &ResolvedConfig) -> String {
         }
     }
     for (role, value) in &b.derived {
-        out.push_str(&format!("  derived: {} = {value} (as DeepSpeed derives it)\n", role.name()));
+        out.push_str(&format!("  derived: {} = {value} (from the other batch values, as DeepSpeed derives them)\n", role.name()));
     }
     if let Some(target) = b.target {
         out.push_str(&format!("  target effective batch: {target}\n"));

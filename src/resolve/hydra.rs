@@ -2,7 +2,7 @@
 //! config group. Composition itself (defaults lists, interpolation) is not
 //! implemented yet.
 
-use crate::load::{self, Format, Value};
+use crate::load::{self, Format, Node, Value};
 use std::path::{Path, PathBuf};
 
 /// The primary config whose `defaults:` list names the group `path` belongs to
@@ -78,4 +78,269 @@ pub fn primary_config_above(path: &Path) -> Option<PathBuf> {
         dir = current.parent();
     }
     None
+}
+
+/// A problem found while composing: a defaults entry that names no file, a
+/// mandatory `???` choice, a cycle, a path leaving the config folder.
+#[derive(Clone, Debug)]
+pub struct CompositionProblem {
+    /// Index into the composition's files.
+    pub file: usize,
+    pub span: crate::source::Span,
+    pub message: String,
+    /// An error (Hydra would fail) or a value that is only given at launch.
+    pub error: bool,
+}
+
+/// A primary config with its defaults list composed: the merged tree (each
+/// node's `origin` indexes `files`), and what went wrong.
+pub struct Composition {
+    pub files: Vec<std::sync::Arc<crate::source::SourceFile>>,
+    pub tree: Node,
+    pub problems: Vec<CompositionProblem>,
+    /// group → chosen option, in the order they were composed.
+    pub choices: Vec<(String, String)>,
+}
+
+/// Whether `root` is a Hydra primary config: it has a defaults list, and no
+/// other primary lists it as a group option.
+pub fn is_primary(root: &Node, path: &Path) -> bool {
+    matches!(root.get("defaults").map(|d| &d.value), Some(Value::Seq(_))) && primary_config_of_group_option(path).is_none()
+}
+
+/// `# @package <name>` in the file's header comments.
+fn package_header(text: &str) -> Option<String> {
+    for line in text.lines().take_while(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
+        if let Some(rest) = line.trim_start().trim_start_matches('#').trim_start().strip_prefix("@package") {
+            return Some(rest.trim().to_owned());
+        }
+    }
+    None
+}
+
+struct Composer<'a> {
+    config_root: PathBuf,
+    files: Vec<std::sync::Arc<crate::source::SourceFile>>,
+    roots: Vec<Node>,
+    problems: Vec<CompositionProblem>,
+    overrides: std::collections::HashMap<String, String>,
+    choices: Vec<(String, String)>,
+    load: &'a dyn Fn(&Path, &str) -> std::io::Result<crate::load::Document>,
+    stack: Vec<PathBuf>,
+}
+
+/// Composes a primary config as Hydra does (defaults lists, `_self_`,
+/// `override`, `optional`, `group@package`, `# @package`), reading files with
+/// `load`; `overrides` are command-line-style group choices (`trainer=gpu`).
+pub fn compose(primary: &crate::load::Document, root: &Node, overrides: &[String], load: &dyn Fn(&Path, &str) -> std::io::Result<crate::load::Document>) -> Composition {
+    let path = primary.source.path().to_path_buf();
+    let config_root = config_root(&path, root);
+    let mut composer = Composer {
+        config_root,
+        files: vec![std::sync::Arc::clone(&primary.source)],
+        roots: vec![root.clone()],
+        problems: Vec::new(),
+        overrides: overrides.iter().filter_map(|o| o.split_once('=')).map(|(g, v)| (g.trim_start_matches('/').to_owned(), v.to_owned())).collect(),
+        choices: Vec::new(),
+        load,
+        stack: vec![path],
+    };
+    composer.collect_overrides(0, "");
+    let parts = composer.process(0, String::new(), String::new());
+    let mut tree = Node::new(Value::Map(Vec::new()), root.span.clone());
+    for (index, package) in parts {
+        let mut content = composer.roots[index].clone();
+        if let Value::Map(entries) = &mut content.value {
+            entries.retain(|e| e.key != "defaults");
+        }
+        content.set_origin(index);
+        tree.merge(&wrap(content, &package));
+    }
+    Composition { files: composer.files, tree, problems: composer.problems, choices: composer.choices }
+}
+
+/// The folder the defaults list's groups are relative to: the primary's own
+/// folder, or the nearest folder above it (two levels at most) that holds one
+/// of the groups it lists (a primary kept in a subfolder of the config path).
+fn config_root(path: &Path, root: &Node) -> PathBuf {
+    let own = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let groups: Vec<String> = match root.get("defaults").map(|d| &d.value) {
+        Some(Value::Seq(items)) => items.iter().filter_map(|i| i.entries().and_then(|e| e.first()).map(|e| parse_key(&e.key).group.trim_start_matches('/').to_owned())).collect(),
+        _ => Vec::new(),
+    };
+    let mut candidate = Some(own.clone());
+    for _ in 0..3 {
+        let Some(dir) = candidate else { break };
+        if groups.iter().any(|g| dir.join(g).is_dir()) {
+            return dir;
+        }
+        candidate = dir.parent().map(Path::to_path_buf);
+    }
+    own
+}
+
+fn wrap(node: Node, package: &str) -> Node {
+    if package.is_empty() {
+        return node;
+    }
+    let span = node.span.clone();
+    let origin = node.origin;
+    package.rsplit('.').fold(node, |inner, key| {
+        let entry = crate::load::Entry { key: key.to_owned(), key_span: span.clone(), key_origin: origin, value: inner };
+        Node { value: Value::Map(vec![entry]), span: span.clone(), alias: None, style: None, origin }
+    })
+}
+
+/// A defaults entry `[override ][optional ]group[@package]: option`.
+struct Choice {
+    is_override: bool,
+    optional: bool,
+    group: String,
+    package: Option<String>,
+}
+
+fn parse_key(key: &str) -> Choice {
+    let mut rest = key.trim();
+    let mut is_override = false;
+    let mut optional = false;
+    loop {
+        if let Some(r) = rest.strip_prefix("override ") {
+            is_override = true;
+            rest = r.trim_start();
+        } else if let Some(r) = rest.strip_prefix("optional ") {
+            optional = true;
+            rest = r.trim_start();
+        } else {
+            break;
+        }
+    }
+    let (group, package) = match rest.split_once('@') {
+        Some((g, p)) => (g.to_owned(), Some(p.to_owned())),
+        None => (rest.to_owned(), None),
+    };
+    Choice { is_override, optional, group, package }
+}
+
+impl Composer<'_> {
+    /// The group path an entry names, from the config folder (`/x` is absolute).
+    fn group_path(&self, relative_dir: &str, group: &str) -> String {
+        match group.strip_prefix('/') {
+            Some(absolute) => absolute.to_owned(),
+            None if relative_dir.is_empty() => group.to_owned(),
+            None => format!("{relative_dir}/{group}"),
+        }
+    }
+
+    /// `override` entries anywhere in the defaults tree win over the choices they override.
+    fn collect_overrides(&mut self, index: usize, relative_dir: &str) {
+        let Some(Value::Seq(items)) = self.roots[index].get("defaults").map(|d| d.value.clone()) else { return };
+        for item in &items {
+            let Some([entry]) = item.entries() else { continue };
+            let choice = parse_key(&entry.key);
+            let group = self.group_path(relative_dir, &choice.group);
+            if choice.is_override
+                && let Some(option) = entry.value.as_str()
+            {
+                self.overrides.entry(group).or_insert_with(|| option.to_owned());
+            }
+        }
+    }
+
+    fn load_option(&mut self, file: &Path, from: usize, span: &crate::source::Span, optional: bool, what: &str) -> Option<usize> {
+        if what.split('/').any(|segment| segment == "..") {
+            self.problems.push(CompositionProblem { file: from, span: span.clone(), message: format!("`{what}` leaves the config folder"), error: true });
+            return None;
+        }
+        if !file.is_file() {
+            if !optional {
+                self.problems.push(CompositionProblem { file: from, span: span.clone(), message: format!("no config `{what}` (looked for `{}`)", file.display()), error: true });
+            }
+            return None;
+        }
+        if self.stack.iter().any(|p| p == file) || self.stack.len() > 32 {
+            self.problems.push(CompositionProblem { file: from, span: span.clone(), message: format!("the defaults of `{what}` include it again (a cycle)"), error: true });
+            return None;
+        }
+        let display = crate::resolve::curriculum::display(Path::new(""), &file.display().to_string());
+        let document = (self.load)(file, &display).ok()?;
+        let root = document.root.clone().ok()?;
+        self.files.push(std::sync::Arc::clone(&document.source));
+        self.roots.push(root);
+        Some(self.files.len() - 1)
+    }
+
+    /// The (config index, package) parts of a config, in merge order.
+    fn process(&mut self, index: usize, package: String, relative_dir: String) -> Vec<(usize, String)> {
+        let defaults = match self.roots[index].get("defaults").map(|d| d.value.clone()) {
+            Some(Value::Seq(items)) => items,
+            _ => return vec![(index, package)],
+        };
+        let mut parts = Vec::new();
+        let mut self_added = false;
+        for item in &defaults {
+            if item.as_str() == Some("_self_") {
+                parts.push((index, package.clone()));
+                self_added = true;
+                continue;
+            }
+            if let Some(name) = item.as_str() {
+                // A config of the same folder (or `/path` from the config root).
+                let relative = match name.strip_prefix('/') {
+                    Some(absolute) => absolute.to_owned(),
+                    None if relative_dir.is_empty() => name.to_owned(),
+                    None => format!("{relative_dir}/{name}"),
+                };
+                let file = self.config_root.join(format!("{relative}.yaml"));
+                if let Some(child) = self.load_option(&file, index, &item.span, false, &relative) {
+                    let dir = relative.rsplit_once('/').map_or(String::new(), |(d, _)| d.to_owned());
+                    let child_package = package_header(self.files[child].text()).map(|p| if p == "_global_" { String::new() } else { p }).unwrap_or_else(|| package.clone());
+                    self.stack.push(file);
+                    parts.extend(self.process(child, child_package, dir));
+                    self.stack.pop();
+                }
+                continue;
+            }
+            let Some([entry]) = item.entries() else { continue };
+            let choice = parse_key(&entry.key);
+            if choice.is_override {
+                continue;
+            }
+            let group = self.group_path(&relative_dir, &choice.group);
+            let options: Vec<(String, crate::source::Span)> = match self.overrides.get(&group) {
+                Some(option) => vec![(option.clone(), entry.value.span.clone())],
+                None => match &entry.value.value {
+                    Value::Null => Vec::new(),
+                    Value::Str(option) if option == "???" => {
+                        self.problems.push(CompositionProblem { file: index, span: entry.value.span.clone(), message: format!("the config group `{group}` is `???`: its option is chosen at launch"), error: false });
+                        Vec::new()
+                    }
+                    Value::Seq(items) => items.iter().filter_map(|i| i.as_str().map(|s| (s.to_owned(), i.span.clone()))).collect(),
+                    _ => entry.value.as_str().map(|s| vec![(s.to_owned(), entry.value.span.clone())]).unwrap_or_default(),
+                },
+            };
+            for (option, span) in options {
+                let what = format!("{group}/{option}");
+                let file = self.config_root.join(format!("{what}.yaml"));
+                let Some(child) = self.load_option(&file, index, &span, choice.optional, &what) else { continue };
+                self.choices.push((group.clone(), option.clone()));
+                let header = package_header(self.files[child].text());
+                let child_package = match choice.package.as_deref().or(header.as_deref()) {
+                    Some("_global_") => String::new(),
+                    Some(explicit) => explicit.to_owned(),
+                    None => {
+                        let own = group.replace('/', ".");
+                        if package.is_empty() { own } else { format!("{package}.{}", choice.group.trim_start_matches('/').replace('/', ".")) }
+                    }
+                };
+                self.stack.push(file);
+                parts.extend(self.process(child, child_package, group.clone()));
+                self.stack.pop();
+            }
+        }
+        if !self_added {
+            // Hydra appends `_self_` when a config with content does not place it (FACTS.md §6).
+            parts.push((index, package));
+        }
+        parts
+    }
 }

@@ -26,6 +26,8 @@ pub enum Unresolved {
     Resolver(String),
     /// The interpolated key does not exist.
     MissingKey(String),
+    /// The key is missing because the composition failed (reported by SCH007).
+    Incomplete(String),
     /// The interpolation refers back to itself, through these paths.
     Cycle(Vec<String>),
     /// Not a valid interpolation.

@@ -37,6 +37,7 @@ pub static ALL: &[&RuleMeta] = &[
     &schema::duplicate_key::DUPLICATE_KEY,
     &schema::interpolation::INTERPOLATION_ERROR,
     &schema::interpolation::UNRESOLVED_VALUE,
+    &schema::missing_config::MISSING_CONFIG,
 ];
 
 /// Looks a rule up by code (case-insensitive) or by name.

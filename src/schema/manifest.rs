@@ -69,9 +69,21 @@ pub struct Manifest {
     /// arguments fill their `"auto"` values, as `[[pair]]` tables.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pair: Vec<Pair>,
+    /// Hydra composition settings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hydra: Option<Hydra>,
     /// Training flags in shell scripts (`.sh` files are checked when this is set).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shell: Option<Shell>,
+}
+
+/// How Hydra primaries are composed.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Hydra {
+    /// Command-line-style group choices applied to every primary, e.g. `["experiment=example", "trainer=gpu"]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overrides: Vec<String>,
 }
 
 /// Which command of a script is the training command, and what its flags mean.

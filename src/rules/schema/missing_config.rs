@@ -1,0 +1,55 @@
+use crate::declare_rule;
+use crate::diagnostic::Diagnostic;
+use crate::resolve::hydra::CompositionProblem;
+use crate::rules::Checker;
+use crate::source::SourceFile;
+use std::sync::Arc;
+
+declare_rule! {
+    /// ## What it does
+    /// Composes a Hydra primary config (its defaults list: config groups,
+    /// `_self_`, `override`, `optional`, `group@package`, `# @package`) and
+    /// reports a defaults entry that names no config file, a defaults cycle,
+    /// or an entry that leaves the config folder (`../../etc`).
+    ///
+    /// ## Why is this bad?
+    /// Hydra fails at start-up with "Could not find 'group/option'" — or, for
+    /// a path outside the project, reads a file nobody reviewed.
+    ///
+    /// ## Example
+    /// ```yaml
+    /// defaults:
+    ///   - _self_
+    ///   - curriculum: default   # but the folder is text_curriculum/
+    /// ```
+    ///
+    /// Use instead:
+    /// ```yaml
+    /// defaults:
+    ///   - _self_
+    ///   - text_curriculum: default
+    /// ```
+    ///
+    /// ## Fix safety
+    /// There is no fix.
+    pub static MISSING_CONFIG = {
+        code: "SCH007",
+        name: "missing-config",
+        severity: Error,
+        fix: None,
+        since: "0.1.0",
+    };
+}
+
+pub fn report(checker: &mut Checker, files: &[Arc<SourceFile>], problems: &[CompositionProblem]) {
+    for problem in problems {
+        let Some(file) = files.get(problem.file) else { continue };
+        let rule = if problem.error { &MISSING_CONFIG } else { &super::interpolation::UNRESOLVED_VALUE };
+        checker.report(
+            Diagnostic::new(rule, file, problem.span.clone(), problem.message.clone())
+                .with_label(if problem.error { "cannot be composed" } else { "chosen at launch" })
+                .with_note("Hydra composes the defaults list before anything runs; it fails on an entry it cannot find")
+                .with_help("correct the group or option name, or mark the entry `optional`"),
+        );
+    }
+}
