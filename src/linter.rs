@@ -76,6 +76,7 @@ pub fn lint_document(document: Document, settings: &Settings) -> FileReport {
                 sch::validate(&mut checker, &document, root, sch::compiled("training-config"));
             } else {
                 sch::dialect_keys::check(&mut checker, &document, root, &resolved);
+                sch::pyyaml_float::check(&mut checker, &document, root, &resolved);
             }
             sch::interpolation::check(&mut checker, &resolved);
             batch::check(&mut checker, &resolved);

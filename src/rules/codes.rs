@@ -38,6 +38,7 @@ pub static ALL: &[&RuleMeta] = &[
     &schema::interpolation::INTERPOLATION_ERROR,
     &schema::interpolation::UNRESOLVED_VALUE,
     &schema::missing_config::MISSING_CONFIG,
+    &schema::pyyaml_float::PYYAML_FLOAT,
 ];
 
 /// Looks a rule up by code (case-insensitive) or by name.

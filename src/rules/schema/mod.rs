@@ -5,6 +5,7 @@ pub mod dialect_keys;
 pub mod duplicate_key;
 pub mod interpolation;
 pub mod missing_config;
+pub mod pyyaml_float;
 pub mod invalid_syntax;
 pub mod schema_violation;
 pub mod unknown_key;

@@ -1,0 +1,84 @@
+//! One real config per dialect through `trainlint show`: the dialect, and the
+//! roles it states with the file and line they come from; DeepSpeed `"auto"`
+//! from a paired HF config; a shell script checked and fixed in place.
+
+mod common;
+
+use std::path::PathBuf;
+
+fn show(path: &str, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["show", "--output-format", "json", path];
+    args.extend_from_slice(extra);
+    let output = common::trainlint(&args);
+    serde_json::from_str(&common::stdout(&output)).unwrap_or_else(|e| panic!("{path}: {e}: {}{}", common::stdout(&output), common::stderr(&output)))
+}
+
+fn role(view: &serde_json::Value, role: &str) -> (serde_json::Value, String, u64) {
+    let r = &view["roles"][role];
+    assert!(!r.is_null(), "no {role} in {view:#}");
+    (r["value"].clone(), r["file"].as_str().unwrap().to_owned(), r["line"].as_u64().unwrap())
+}
+
+#[test]
+fn one_config_of_every_dialect() {
+    let Some(shared) = common::shared() else { return };
+    let corpus = shared.join("corpus");
+    let at = |p: &str| corpus.join(p).display().to_string();
+    let cases: [(&str, &str, &[(&str, serde_json::Value)]); 9] = [
+        ("huggingface__alignment-handbook/recipes/smollm2/sft/config.yaml", "hf-trainer", &[("micro_batch", 4.into()), ("accumulation", 4.into()), ("precision", "bf16-mixed".into())]),
+        ("hiyouga__LLaMA-Factory/examples/train_lora/qwen3_lora_dpo.yaml", "llama-factory", &[("micro_batch", 1.into()), ("accumulation", 8.into())]),
+        ("pytorch__torchtune/recipes/configs/llama3_1/70B_full.yaml", "torchtune", &[("micro_batch", 2.into()), ("precision", "bf16-true".into())]),
+        ("axolotl-ai-cloud__axolotl/examples/llama-3/3b-qat-fsdp2.yaml", "axolotl", &[("micro_batch", 16.into()), ("accumulation", 1.into())]),
+        ("huggingface__accelerate/examples/config_yaml_templates/multi_node.yaml", "accelerate", &[("devices", 8.into())]),
+        ("microsoft__DeepSpeed/tests/model/Megatron_GPT2/ds_config_func_bs8_zero2.json", "deepspeed", &[("global_batch", 8.into()), ("zero_stage", 2.into())]),
+        ("ashleve__lightning-hydra-template/configs/train.yaml", "lightning", &[("micro_batch", 128.into()), ("devices", 1.into())]),
+        ("lowmason__naics-embedder/_history/e418955/conf/config.yaml", "lightning", &[("micro_batch", 4.into()), ("accumulation", 4.into()), ("devices", 1.into()), ("precision", "16-mixed".into())]),
+        ("microsoft__DeepSpeedExamples/training/bing_bert/bert_base.json", "model-config", &[("hidden_size", 768.into()), ("layers", 12.into()), ("heads", 12.into())]),
+    ];
+    for (file, dialect, roles) in cases {
+        let view = show(&at(file), &[]);
+        assert_eq!(view["dialect"], dialect, "{file}: {}", view["dialect_reason"]);
+        for (name, value) in roles {
+            let (got, from, line) = role(&view, name);
+            assert_eq!(&got, value, "{file}: {name}");
+            assert!(line >= 1 && !from.is_empty(), "{file}: {name} has a place");
+        }
+    }
+    // Composition: the Hydra template's micro batch comes from the data group file.
+    let view = show(&at("ashleve__lightning-hydra-template/configs/train.yaml"), &[]);
+    assert!(role(&view, "micro_batch").1.ends_with("configs/data/mnist.yaml"));
+    assert!(role(&view, "devices").1.ends_with("configs/trainer/default.yaml"));
+    // paths.root_dir is `${oc.env:PROJECT_ROOT}`: the environment is never read,
+    // so everything built on it stays unresolved (and SCH006 says so).
+    assert_eq!(view["resolved"]["data"]["data_dir"], "${paths.data_dir}");
+    assert_eq!(view["resolved"]["data"]["_target_"], "src.data.mnist_datamodule.MNISTDataModule", "merged at the group's package");
+}
+
+#[test]
+fn deepspeed_auto_is_filled_from_the_paired_hf_config() {
+    let view = show("fixtures/dialects/deepspeed_auto_pair/ds_zero2.json", &[]);
+    assert_eq!(role(&view, "micro_batch"), (4.into(), "fixtures/dialects/deepspeed_auto_pair/sft.yaml".into(), 4));
+    assert_eq!(role(&view, "accumulation"), (8.into(), "fixtures/dialects/deepspeed_auto_pair/sft.yaml".into(), 5));
+    assert_eq!(view["effective_batch"], 256, "4 × 8 × world 8 from the manifest");
+}
+
+#[test]
+fn an_aam_style_shell_script_is_checked_and_fixed_in_place() {
+    let dir = std::env::temp_dir().join(format!("trainlint-shell-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["trainlint.toml", "pretrain.sh"] {
+        std::fs::copy(common::repo().join("fixtures/dialects/aam_shell").join(name), dir.join(name)).unwrap();
+    }
+    let output = common::trainlint_in(&dir, &["check", "--output-format", "json", "."]);
+    let value: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
+    let found: Vec<(&str, u64)> = value["diagnostics"].as_array().unwrap().iter().map(|d| (d["code"].as_str().unwrap(), d["line"].as_u64().unwrap())).collect();
+    assert_eq!(found, vec![("BAT001", 10)], "{value:#}");
+    let before = std::fs::read_to_string(dir.join("pretrain.sh")).unwrap();
+    let fixed = common::trainlint_in(&dir, &["check", "--fix", "--unsafe-fixes", "."]);
+    assert_eq!(fixed.status.code(), Some(0), "{}", common::stdout(&fixed));
+    let after = std::fs::read_to_string(dir.join("pretrain.sh")).unwrap();
+    assert_eq!(after, before.replace("--gradient-accumulation-steps 16", "--gradient-accumulation-steps 8"), "only that value changes");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _: PathBuf = dir;
+}
