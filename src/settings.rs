@@ -112,7 +112,13 @@ impl Settings {
             }
         }
 
-        for pattern in manifest.per_file_ignores.keys().chain(manifest.exclude.iter().flatten()).chain(&manifest.extend_exclude) {
+        let names: Vec<&str> = crate::resolve::Dialect::ALL.iter().map(|d| d.name()).collect();
+        for (pattern, dialect) in &manifest.dialects {
+            if !names.contains(&dialect.as_str()) {
+                return Err(manifest_error(format!("unknown dialect `{dialect}` for `{pattern}`"), Some(dialect), Some(format!("the dialects are: {}", names.join(", ")))));
+            }
+        }
+        for pattern in manifest.per_file_ignores.keys().chain(manifest.exclude.iter().flatten()).chain(&manifest.extend_exclude).chain(manifest.dialects.keys()) {
             if let Err(error) = globset::Glob::new(pattern) {
                 return Err(manifest_error(format!("invalid glob pattern `{pattern}`: {error}"), Some(pattern), None));
             }

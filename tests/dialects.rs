@@ -82,3 +82,33 @@ fn an_aam_style_shell_script_is_checked_and_fixed_in_place() {
     let _ = std::fs::remove_dir_all(&dir);
     let _: PathBuf = dir;
 }
+
+/// `[dialects]` overrides detection per glob; `[hydra] overrides` choose group
+/// options and set values, which `show` attributes to the manifest.
+#[test]
+fn manifest_dialects_and_hydra_overrides() {
+    let Some(shared) = common::shared() else { return };
+    let dir = std::env::temp_dir().join(format!("trainlint-hydra-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy(&shared.join("corpus/ashleve__lightning-hydra-template/configs"), &dir.join("configs"));
+    std::fs::write(dir.join("trainlint.toml"), "[hydra]\noverrides = [\"trainer=gpu\", \"data.batch_size=64\", \"trainer.accumulate_grad_batches=4\"]\n\n[dialects]\n\"configs/logger/*.yaml\" = \"hydra\"\n").unwrap();
+    let output = common::trainlint_in(&dir, &["show", "--output-format", "json", "configs/train.yaml"]);
+    let view: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
+    assert_eq!(view["roles"]["micro_batch"]["value"], 64);
+    assert_eq!(view["roles"]["micro_batch"]["override"], true);
+    assert_eq!(view["roles"]["devices"]["file"], "configs/trainer/gpu.yaml", "trainer=gpu chose the option");
+    assert_eq!(view["effective_batch"], 256);
+    let output = common::trainlint_in(&dir, &["show", "--output-format", "json", "configs/logger/wandb.yaml"]);
+    let view: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
+    assert_eq!(view["dialect"], "hydra");
+    assert!(view["dialect_reason"].as_str().unwrap().contains("[dialects]"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn copy(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() { copy(&entry.path(), &target) } else { std::fs::copy(entry.path(), &target).unwrap(); }
+    }
+}

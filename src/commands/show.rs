@@ -72,6 +72,9 @@ fn to_json(resolved: &ResolvedConfig) -> serde_json::Value {
         .iter()
         .map(|(role, value)| {
             let (line, column) = value.file.line_col(value.span.start);
+            if value.from_override {
+                return (role.name().to_owned(), json!({"value": value.value, "file": null, "line": null, "column": null, "override": true}));
+            }
             (role.name().to_owned(), json!({"value": value.value, "file": value.file.display(), "line": line, "column": column}))
         })
         .collect();
@@ -104,7 +107,11 @@ fn human(resolved: &ResolvedConfig) -> String {
                 serde_json::Value::String(s) => s.clone(),
                 other => other.to_string(),
             };
-            out.push_str(&format!("    {:width$}  {:<14} {}:{line}\n", role.name(), shown, value.file.display()));
+            if value.from_override {
+                out.push_str(&format!("    {:width$}  {:<14} (the manifest's [hydra] overrides)\n", role.name(), shown));
+            } else {
+                out.push_str(&format!("    {:width$}  {:<14} {}:{line}\n", role.name(), shown, value.file.display()));
+            }
         }
     }
     let b = &resolved.batch;

@@ -145,6 +145,10 @@ pub fn compose(primary: &crate::load::Document, root: &Node, overrides: &[String
         load,
         stack: vec![path],
     };
+    // `group=option` chooses an option; `key.path=value` sets a value after composition.
+    let (group_overrides, value_overrides): (Vec<(String, String)>, Vec<(String, String)>) =
+        composer.overrides.drain().partition(|(key, _)| composer.config_root.join(key).is_dir());
+    composer.overrides = group_overrides.into_iter().collect();
     composer.collect_overrides(0, "");
     let parts = composer.process(0, String::new(), String::new());
     let mut tree = Node::new(Value::Map(Vec::new()), root.span.clone());
@@ -156,7 +160,39 @@ pub fn compose(primary: &crate::load::Document, root: &Node, overrides: &[String
         content.set_origin(index);
         tree.merge(&wrap(content, &package));
     }
+    for (key, value) in value_overrides {
+        set_override(&mut tree, &key, &value);
+    }
     Composition { files: composer.files, tree, problems: composer.problems, choices: composer.choices }
+}
+
+/// A value from the manifest's overrides: typed as a YAML scalar, and marked
+/// as not written in any config (a fix cannot edit it in place).
+fn set_override(tree: &mut Node, key: &str, value: &str) {
+    let mut node = tree;
+    let segments: Vec<&str> = key.trim_start_matches('+').split('.').collect();
+    for (i, segment) in segments.iter().enumerate() {
+        let last = i + 1 == segments.len();
+        if !matches!(node.value, Value::Map(_)) {
+            node.value = Value::Map(Vec::new());
+        }
+        let Value::Map(entries) = &mut node.value else { return };
+        let position = match entries.iter().position(|e| e.key == *segment) {
+            Some(p) => p,
+            None => {
+                entries.push(crate::load::Entry { key: (*segment).to_owned(), key_span: 0..0, key_origin: 0, value: Node::new(Value::Map(Vec::new()), 0..0) });
+                entries.len() - 1
+            }
+        };
+        if last {
+            let mut scalar = Node::new(crate::load::scalar::type_plain_scalar(value), 0..0);
+            scalar.alias = Some(0..0);
+            scalar.style = Some(crate::load::ScalarStyle::Plain);
+            entries[position].value = scalar;
+            return;
+        }
+        node = &mut entries[position].value;
+    }
 }
 
 /// The folder the defaults list's groups are relative to: the primary's own

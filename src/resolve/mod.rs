@@ -89,6 +89,11 @@ pub fn detect(root: &Node, settings: &Settings) -> Detection {
 /// Detection with the file's path, for evidence that lies in the layout:
 /// Lightning's `version_N/hparams.yaml`, a file of a Hydra config tree.
 pub fn detect_at(root: &Node, settings: &Settings, path: Option<&std::path::Path>) -> Detection {
+    if let Some(path) = path
+        && let Some(detection) = manifest_dialect(settings, path)
+    {
+        return detection;
+    }
     if root.get("trainlint").is_some() {
         return Detection { dialect: Dialect::Native, reason: "the top-level key `trainlint` marks the native format".into() };
     }
@@ -122,6 +127,42 @@ pub fn detect_at(root: &Node, settings: &Settings, path: Option<&std::path::Path
     }
 }
 
+impl Dialect {
+    pub const ALL: [Dialect; 13] = [
+        Dialect::Native,
+        Dialect::Deepspeed,
+        Dialect::HfTrainer,
+        Dialect::Axolotl,
+        Dialect::LlamaFactory,
+        Dialect::Lightning,
+        Dialect::Accelerate,
+        Dialect::Torchtune,
+        Dialect::Hydra,
+        Dialect::ModelConfig,
+        Dialect::Shell,
+        Dialect::Bindings,
+        Dialect::Unknown,
+    ];
+}
+
+/// The manifest's `[dialects]` entry whose glob matches `path`.
+fn manifest_dialect(settings: &Settings, path: &std::path::Path) -> Option<Detection> {
+    if settings.manifest.dialects.is_empty() {
+        return None;
+    }
+    let absolute = std::path::absolute(path).ok()?;
+    let root = std::path::absolute(&settings.root).ok()?;
+    let relative = absolute.strip_prefix(&root).unwrap_or(&absolute);
+    for (pattern, name) in &settings.manifest.dialects {
+        let matcher = globset::Glob::new(pattern).ok()?.compile_matcher();
+        if matcher.is_match(relative) {
+            let dialect = Dialect::ALL.into_iter().find(|d| d.name() == name)?;
+            return Some(Detection { dialect, reason: format!("the manifest's [dialects] \"{pattern}\" = \"{name}\"") });
+        }
+    }
+    None
+}
+
 /// The role → key path table of a dialect, with the manifest's `[bindings]`
 /// on top (a manifest binding wins where its path exists in the file).
 pub fn bindings(dialect: Dialect, settings: &Settings) -> Vec<(Role, String)> {
@@ -149,6 +190,8 @@ pub struct RoleValue {
     pub file: Arc<SourceFile>,
     pub span: Span,
     pub key_span: Span,
+    /// Set by the manifest's `[hydra] overrides`, not written in any file.
+    pub from_override: bool,
 }
 
 impl RoleValue {
@@ -292,5 +335,6 @@ fn omegaconf_typing(mut node: Node) -> Node {
 
 fn role_value(files: &[Arc<SourceFile>], path: &str, entry: &Entry) -> RoleValue {
     let file = files.get(entry.value.origin).unwrap_or(&files[0]);
-    RoleValue { value: entry.value.to_json(), path: path.to_owned(), file: Arc::clone(file), span: entry.value.span.clone(), key_span: entry.key_span.clone() }
+    let from_override = entry.value.alias == Some(0..0) && entry.value.span == (0..0);
+    RoleValue { value: entry.value.to_json(), path: path.to_owned(), file: Arc::clone(file), span: entry.value.span.clone(), key_span: entry.key_span.clone(), from_override }
 }

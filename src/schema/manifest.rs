@@ -49,6 +49,10 @@ pub struct Manifest {
     /// Custom GPU targets, as `[[gpu]]` tables.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gpu: Vec<GpuTarget>,
+    /// Dialect per glob (relative to the manifest), overriding detection, e.g.
+    /// `"recipes/**/*.yaml" = "hf-trainer"`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub dialects: BTreeMap<String, String>,
     /// Role → dotted key path, for configs in a layout no dialect knows
     /// (`micro_batch = "data_loader.batch_size"`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
