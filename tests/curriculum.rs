@@ -123,6 +123,12 @@ fn the_real_naics_embedder_layout() {
     let view: serde_json::Value = serde_json::from_str(&common::stdout(&shown)).unwrap();
     assert_eq!(view["roles"]["micro_batch"]["value"], 8);
     assert_eq!(view["roles"]["accumulation"]["value"], 2);
+    assert_eq!(view["roles"]["devices"]["value"], 1);
+    assert_eq!(view["roles"]["precision"]["value"], "16-mixed");
+    for role in ["micro_batch", "accumulation", "devices", "precision"] {
+        assert!(view["roles"][role]["file"].as_str().unwrap().ends_with("fd98e9f/conf/config.yaml"), "{role}");
+        assert!(view["roles"][role]["line"].as_u64().unwrap() > 1, "{role}");
+    }
     assert_eq!(view["effective_batch"], 16);
     assert_eq!(view["resolved"]["curriculum"]["n_positives"], 1024);
     std::fs::remove_file(&manifest).unwrap();
