@@ -72,6 +72,9 @@ pub struct CheckArgs {
     /// Apply the manifest's excludes to files named on the command line too (for pre-commit).
     #[arg(long)]
     pub force_exclude: bool,
+    /// Write the report in `--output-format` to this file, and a human report to stdout.
+    #[arg(long, value_name = "FILE")]
+    pub output_file: Option<PathBuf>,
     /// Compare with the same files at this git revision (read with `git show`, nothing checked out).
     #[arg(long, value_name = "REV")]
     pub baseline: Option<String>,

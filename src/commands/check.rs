@@ -43,8 +43,10 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
         let summary = Summary::new(outcome.files, &diagnostics);
         let output = match args.output_format {
             OutputFormat::Json => render::json::render(&diagnostics, &summary),
+            OutputFormat::Sarif => render::sarif::render(&diagnostics),
+            OutputFormat::Github => render::github::render(&diagnostics),
             OutputFormat::Concise => format!("{}{}\n{}\n", render::concise::render(&diagnostics), fixed_line, summary.line()),
-            OutputFormat::Full => format!("{}{}\n{}\n", render::full::render(&diagnostics, Style::detect()), fixed_line, summary.line()),
+            OutputFormat::Full | OutputFormat::Html => format!("{}{}\n{}\n", render::full::render(&diagnostics, Style::detect()), fixed_line, summary.line()),
         };
         super::print(&output);
         let failed = diagnostics.iter().any(|d| d.severity == Severity::Error);
@@ -52,12 +54,20 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
     }
     let (files, diagnostics) = collect(&paths, &overrides, args.baseline.as_deref(), args.force_exclude, forced)?;
     let summary = Summary::new(files, &diagnostics);
-    let output = match args.output_format {
+    let report = |format: OutputFormat| match format {
         OutputFormat::Json => render::json::render(&diagnostics, &summary),
+        OutputFormat::Sarif => render::sarif::render(&diagnostics),
+        OutputFormat::Github => render::github::render(&diagnostics),
         OutputFormat::Concise => format!("{}{}\n", render::concise::render(&diagnostics), summary.line()),
-        OutputFormat::Full => format!("{}{}\n", render::full::render(&diagnostics, Style::detect()), summary.line()),
+        OutputFormat::Full | OutputFormat::Html => format!("{}{}\n", render::full::render(&diagnostics, Style::detect()), summary.line()),
     };
-    super::print(&output);
+    match &args.output_file {
+        Some(path) => {
+            std::fs::write(path, report(args.output_format)).map_err(|e| FatalError::Io { path: path.display().to_string(), reason: e.to_string() })?;
+            super::print(&report(OutputFormat::Full));
+        }
+        None => super::print(&report(args.output_format)),
+    }
     let failed = diagnostics.iter().any(|d| d.severity == Severity::Error);
     Ok(if failed && !args.exit_zero { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -27,7 +27,7 @@ pub fn run(args: &ShowArgs) -> Result<ExitCode, FatalError> {
         let output = match args.output_format {
             OutputFormat::Json => render::json::render(&report.diagnostics, &render::Summary::new(1, &report.diagnostics)),
             OutputFormat::Concise => render::concise::render(&report.diagnostics),
-            OutputFormat::Full => render::full::render(&report.diagnostics, Style::detect()),
+            _ => render::full::render(&report.diagnostics, Style::detect()),
         };
         super::print(&output);
         return Ok(ExitCode::from(1));

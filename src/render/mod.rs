@@ -2,7 +2,9 @@
 
 pub mod concise;
 pub mod full;
+pub mod github;
 pub mod json;
+pub mod sarif;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use serde::Serialize;
@@ -15,6 +17,12 @@ pub enum OutputFormat {
     Concise,
     /// One JSON object: `{"diagnostics": [...], "summary": {...}}`.
     Json,
+    /// SARIF 2.1.0, for code-scanning uploads.
+    Sarif,
+    /// GitHub Actions annotations (`::error file=...`).
+    Github,
+    /// A self-contained HTML page (`estimate` and `plan`): stacked bars per stage and GPU.
+    Html,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
