@@ -194,6 +194,10 @@ fn check_group(files: &[discover::SourcePath], settings: &Settings, revision: Op
         let configs: Vec<&ResolvedConfig> = reports.iter().filter_map(|r| r.resolved.as_ref()).collect();
         diagnostics.extend(linter::lint_baseline(settings, revision, &configs, curriculum.as_ref())?);
     }
+    let sources: Vec<std::sync::Arc<crate::source::SourceFile>> = reports.iter().map(|r| std::sync::Arc::clone(&r.document.source)).collect();
+    let mut checker = crate::rules::Checker::new(&settings.selection);
+    crate::rules::suppression::apply(&mut diagnostics, &sources, &mut checker);
+    diagnostics.extend(checker.into_diagnostics());
     Ok(diagnostics)
 }
 

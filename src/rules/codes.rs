@@ -4,7 +4,7 @@
 //! shows up in review. Codes are never reused.
 
 use super::RuleMeta;
-use super::{batch, curriculum, env, hardware, memory, migration, resolution, schema};
+use super::{batch, curriculum, env, hardware, memory, migration, resolution, schema, suppression};
 
 pub static ALL: &[&RuleMeta] = &[
     &batch::target_mismatch::TARGET_MISMATCH,
@@ -39,6 +39,8 @@ pub static ALL: &[&RuleMeta] = &[
     &schema::interpolation::UNRESOLVED_VALUE,
     &schema::missing_config::MISSING_CONFIG,
     &schema::pyyaml_float::PYYAML_FLOAT,
+    &suppression::unused::UNUSED_SUPPRESSION,
+    &suppression::without_reason::SUPPRESSION_WITHOUT_REASON,
 ];
 
 /// Looks a rule up by code (case-insensitive) or by name.

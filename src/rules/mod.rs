@@ -16,6 +16,7 @@ pub mod migration;
 pub mod resolution;
 pub mod schema;
 pub mod selection;
+pub mod suppression;
 
 use crate::diagnostic::Severity;
 use serde::Serialize;
