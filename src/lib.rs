@@ -10,6 +10,7 @@ pub mod source;
 pub mod schema;
 pub mod gpus;
 pub mod diagnostic;
+pub mod docs;
 pub mod rules;
 pub mod apply;
 pub mod error;
