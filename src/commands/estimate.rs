@@ -69,6 +69,7 @@ pub fn run_estimate(args: &EstimateArgs) -> Result<ExitCode, FatalError> {
             let value = if list.len() == 1 && views.len() == 1 && views[0].stage.is_none() { list.into_iter().next().unwrap_or_default() } else { json!(list) };
             serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
         }
+        OutputFormat::Html => crate::render::html::render(&format!("trainlint estimate: {}", args.config_file.display()), &estimates),
         _ => estimates.iter().map(estimate_table).collect::<Vec<_>>().join("\n"),
     };
     super::print(&output);

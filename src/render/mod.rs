@@ -3,6 +3,7 @@
 pub mod concise;
 pub mod full;
 pub mod github;
+pub mod html;
 pub mod json;
 pub mod sarif;
 
