@@ -86,7 +86,7 @@ impl Settings {
         let select = overrides.select.as_deref().or(manifest.select.as_deref());
         let extend_select: Vec<String> = manifest.extend_select.iter().chain(&overrides.extend_select).cloned().collect();
         let ignore: Vec<String> = manifest.ignore.iter().chain(&overrides.ignore).cloned().collect();
-        let selection = RuleSelection::new(select, &extend_select, &ignore).map_err(|unknown| {
+        let selection = RuleSelection::new(select, &extend_select, &ignore).and_then(|s| s.with_severities(&manifest.severity)).map_err(|unknown| {
             let help = Some("selectors are rule codes or prefixes (`SCH`, `SCH003`) or `ALL`; `trainlint rule --all` lists the codes".to_owned());
             let message = format!("`{}` selects no rule", unknown.0);
             if overrides.select.iter().flatten().chain(&overrides.extend_select).chain(&overrides.ignore).any(|s| *s == unknown.0) {

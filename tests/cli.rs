@@ -154,3 +154,19 @@ fn an_empty_hydra_group_option_is_not_an_error() {
     let output = common::trainlint(&["check", "fixtures/rules/SCH001/empty.yaml"]);
     assert_eq!(output.status.code(), Some(1));
 }
+
+/// `[severity]` in the manifest changes a rule's severity, and so the exit code.
+#[test]
+fn severity_overrides() {
+    let dir = std::env::temp_dir().join(format!("trainlint-severity-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("a.yaml"), "trainlint: 1\nbatch: {micro_batch: 8, micro_batch: 4}\n").unwrap();
+    std::fs::write(dir.join("trainlint.toml"), "[severity]\nSCH004 = \"warning\"\nBAT = \"error\"\n").unwrap();
+    let output = common::trainlint_in(&dir, &["check", "--output-format", "json", "a.yaml"]);
+    let value: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
+    let severities: Vec<(&str, &str)> = value["diagnostics"].as_array().unwrap().iter().map(|d| (d["code"].as_str().unwrap(), d["severity"].as_str().unwrap())).collect();
+    assert_eq!(severities, vec![("SCH004", "warning"), ("BAT006", "error")], "{value:#}");
+    std::fs::write(dir.join("trainlint.toml"), "[severity]\nNOPE = \"warning\"\n").unwrap();
+    assert_eq!(common::trainlint_in(&dir, &["check", "a.yaml"]).status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -114,8 +114,9 @@ impl<'a> Checker<'a> {
         self.selection.is_enabled(rule)
     }
 
-    pub fn report(&mut self, diagnostic: Diagnostic) {
+    pub fn report(&mut self, mut diagnostic: Diagnostic) {
         if self.selection.is_enabled(diagnostic.rule) {
+            diagnostic.severity = self.selection.severity(diagnostic.rule);
             self.diagnostics.push(diagnostic);
         }
     }

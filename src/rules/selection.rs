@@ -7,6 +7,8 @@ use std::collections::BTreeSet;
 #[derive(Clone, Debug)]
 pub struct RuleSelection {
     enabled: BTreeSet<&'static str>,
+    /// Severity overrides by code or prefix (most specific first).
+    severities: Vec<(String, crate::diagnostic::Severity)>,
 }
 
 /// A selector that matches no rule, reported as a usage error.
@@ -15,7 +17,7 @@ pub struct UnknownSelector(pub String);
 
 impl RuleSelection {
     pub fn all() -> Self {
-        RuleSelection { enabled: codes::ALL.iter().map(|r| r.code).collect() }
+        RuleSelection { enabled: codes::ALL.iter().map(|r| r.code).collect(), severities: Vec::new() }
     }
 
     /// `select` (default: all), plus `extend_select`, minus `ignore`. A more
@@ -43,7 +45,25 @@ impl RuleSelection {
                 }
             }
         }
-        Ok(RuleSelection { enabled })
+        Ok(RuleSelection { enabled, severities: Vec::new() })
+    }
+
+    /// Adds severity overrides (`MEM003 = "warning"`); a selector that matches no rule is an error.
+    pub fn with_severities(mut self, overrides: &std::collections::BTreeMap<String, crate::diagnostic::Severity>) -> Result<Self, UnknownSelector> {
+        for selector in overrides.keys() {
+            if matching(selector).next().is_none() {
+                return Err(UnknownSelector(selector.clone()));
+            }
+        }
+        let mut list: Vec<(String, crate::diagnostic::Severity)> = overrides.iter().map(|(k, v)| (k.to_ascii_uppercase(), *v)).collect();
+        list.sort_by_key(|(k, _)| std::cmp::Reverse(specificity(k)));
+        self.severities = list;
+        Ok(self)
+    }
+
+    /// The severity a rule's findings get.
+    pub fn severity(&self, rule: &RuleMeta) -> crate::diagnostic::Severity {
+        self.severities.iter().find(|(k, _)| k == "ALL" || rule.code.starts_with(k.as_str())).map_or(rule.severity, |(_, s)| *s)
     }
 
     pub fn is_enabled(&self, rule: &RuleMeta) -> bool {

@@ -21,6 +21,9 @@ pub struct Manifest {
     /// Rule codes or prefixes to disable.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ignore: Vec<String>,
+    /// Severity per rule code or prefix, e.g. `MEM003 = "warning"` (the most specific wins).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub severity: BTreeMap<String, crate::diagnostic::Severity>,
     /// Glob patterns (relative to the manifest) of files and folders never checked;
     /// replaces the default list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
