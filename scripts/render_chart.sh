@@ -15,5 +15,5 @@ profile="$(mktemp -d)"
 # Flags as the machine notes require for a closed network.
 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
     --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$profile" --window-size=1100,560 --screenshot="$png" "file://$html" 2>/dev/null
+    --user-data-dir="$profile" --window-size=1500,820 --screenshot="$png" "file://$html" 2>/dev/null
 echo "wrote $png"
