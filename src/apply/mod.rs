@@ -139,6 +139,11 @@ pub fn write_atomic(change: &Change) -> Result<bool, FatalError> {
         file.write_all(change.fixed.as_bytes())?;
         file.sync_all()?;
         std::fs::set_permissions(&temporary, metadata.permissions())?;
+        // Fault injection for tests/hostile.rs: die between the write and the
+        // rename, as a killed process would. The original must survive.
+        if std::env::var_os("TRAINLINT_FAULT_BEFORE_RENAME").is_some() {
+            std::process::abort();
+        }
         std::fs::rename(&temporary, &target)
     })();
     if let Err(error) = result {

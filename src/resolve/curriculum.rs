@@ -45,7 +45,24 @@ pub fn stage_paths(curriculum: &Curriculum, settings: &Settings) -> Result<Vec<(
             names.into_iter().map(|n| if dir.is_empty() { n } else { format!("{dir}/{n}") }).collect()
         }
     };
+    for file in &files {
+        inside_project(settings, file)?;
+    }
     Ok(files.into_iter().map(|f| (settings.root.join(&f), display(&settings.root, &f))).collect())
+}
+
+/// A curriculum file must stay inside the project: a relative path that climbs
+/// out of the manifest's folder (`../../etc/passwd`) is refused.
+pub fn inside_project(settings: &Settings, relative: &str) -> Result<(), FatalError> {
+    let path = Path::new(relative);
+    if path.is_relative() && path.components().any(|c| c == std::path::Component::ParentDir) {
+        let root = std::fs::canonicalize(&settings.root).unwrap_or_else(|_| settings.root.clone());
+        let target = std::fs::canonicalize(settings.root.join(path)).unwrap_or_else(|_| settings.root.join(path));
+        if !target.starts_with(&root) {
+            return Err(FatalError::usage(format!("the curriculum file `{relative}` is outside the project folder"), Some("curriculum paths are relative to the manifest and stay inside its folder".to_owned())));
+        }
+    }
+    Ok(())
 }
 
 /// A manifest-relative path as output shows it: relative to the working directory when below it.
@@ -59,6 +76,7 @@ pub fn display(root: &Path, relative: &str) -> String {
 /// Resolves the base and every stage. `None` when the base cannot be read as a
 /// config (the per-file pass reports why).
 pub fn resolve(curriculum: &Curriculum, settings: &Settings, load: &Loader<'_>) -> Result<Option<ResolvedCurriculum>, FatalError> {
+    inside_project(settings, &curriculum.base)?;
     let base_path = settings.root.join(&curriculum.base);
     let base_display = display(&settings.root, &curriculum.base);
     let base_document = load(&base_path, &base_display).map_err(|e| FatalError::Io { path: base_display.clone(), reason: e.to_string() })?;

@@ -1,0 +1,21 @@
+#![no_main]
+//! load → set a value (replace or insert, as fixes do) → the result parses and holds the value.
+use libfuzzer_sys::fuzz_target;
+use std::sync::Arc;
+use trainlint::apply::{splice, yaml_insert};
+use trainlint::load::{Format, parse_text};
+use trainlint::source::SourceFile;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok((root, _)) = parse_text(text, Format::Yaml) else { return };
+    let source = Arc::new(SourceFile::new("fuzz.yaml", "fuzz.yaml", text));
+    for path in ["batch.micro_batch", "trainer.accumulate_grad_batches", "a"] {
+        if let Some(edit) = yaml_insert::set(&source, &root, path, "7") {
+            let fixed = splice(text, &[edit]);
+            // A fix must never produce a file that does not parse.
+            let (new_root, _) = parse_text(&fixed, Format::Yaml).expect("a fix produced a file that does not parse");
+            assert_eq!(new_root.get_dotted(path).and_then(|n| n.as_i64()), Some(7), "the fix did not set the value: {fixed:?}");
+        }
+    }
+});

@@ -1,0 +1,12 @@
+#![no_main]
+//! Strict JSON loader: any bytes give a tree or a LoadError.
+use libfuzzer_sys::fuzz_target;
+use std::path::Path;
+use trainlint::load::{Format, load_bytes};
+
+fuzz_target!(|data: &[u8]| {
+    let document = load_bytes(Path::new("fuzz.json"), "fuzz.json", Format::Json, data.to_vec());
+    if let Ok(root) = &document.root {
+        let _ = root.to_json();
+    }
+});

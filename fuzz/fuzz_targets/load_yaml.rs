@@ -1,0 +1,12 @@
+#![no_main]
+//! YAML loader: any bytes give a tree or a LoadError, never a panic or a hang.
+use libfuzzer_sys::fuzz_target;
+use std::path::Path;
+use trainlint::load::{Format, load_bytes};
+
+fuzz_target!(|data: &[u8]| {
+    let document = load_bytes(Path::new("fuzz.yaml"), "fuzz.yaml", Format::Yaml, data.to_vec());
+    if let Ok(root) = &document.root {
+        let _ = root.to_json();
+    }
+});

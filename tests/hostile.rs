@@ -1,0 +1,142 @@
+//! Hostile inputs: each gives a clear diagnostic or exit 2 within a second, no
+//! panic, nothing written, nothing executed, no environment value printed.
+//! (The alias bomb, deep nesting, binary and non-UTF-8 files are in tests/cli.rs.)
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("trainlint-hostile-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn timed(dir: &Path, args: &[&str]) -> std::process::Output {
+    let start = Instant::now();
+    let output = common::trainlint_in(dir, args);
+    assert!(start.elapsed() < Duration::from_secs(1), "{args:?} took {:?}", start.elapsed());
+    assert!(!common::stderr(&output).contains("panicked"), "{args:?}: {}", common::stderr(&output));
+    output
+}
+
+#[test]
+fn a_100_mb_file_is_refused_without_reading_it() {
+    let dir = temp_dir("huge");
+    let file = std::fs::File::create(dir.join("huge.yaml")).unwrap();
+    file.set_len(100 * 1024 * 1024).unwrap();
+    let output = timed(&dir, &["check", "--output-format", "concise", "huge.yaml"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(common::stdout(&output).contains("SCH001 file too large: 100.0 MiB"), "{}", common::stdout(&output));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_symlink_loop_in_a_walked_folder_ends() {
+    let dir = temp_dir("loop");
+    std::fs::write(dir.join("a.yaml"), "trainlint: 1\n").unwrap();
+    std::os::unix::fs::symlink(".", dir.join("loop")).unwrap();
+    std::os::unix::fs::symlink("b.yaml", dir.join("b.yaml")).unwrap_or(());
+    let output = timed(&dir, &["check", "--output-format", "concise", "."]);
+    assert!(output.status.code().is_some());
+    assert!(common::stdout(&output).contains("1 file checked"), "{}", common::stdout(&output));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_unreadable_path_is_exit_2() {
+    // As root every file is readable; a dangling link cannot be read by anyone.
+    let dir = temp_dir("unreadable");
+    std::os::unix::fs::symlink("nowhere.yaml", dir.join("dangling.yaml")).unwrap();
+    let output = timed(&dir, &["check", "dangling.yaml"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(common::stderr(&output).contains("cannot read `dangling.yaml`"), "{}", common::stderr(&output));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn paths_outside_the_project_are_refused() {
+    let dir = temp_dir("outside");
+    std::fs::create_dir_all(dir.join("conf")).unwrap();
+    std::fs::write(dir.join("conf/config.yaml"), "defaults:\n  - _self_\n  - secrets: ../../../../etc/passwd\nseed: 1\n").unwrap();
+    let output = timed(&dir, &["check", "--output-format", "concise", "conf/config.yaml"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(common::stdout(&output).contains("SCH007") && common::stdout(&output).contains("leaves the config folder"), "{}", common::stdout(&output));
+    std::fs::write(dir.join("trainlint.toml"), "[curriculum]\nbase = \"conf/config.yaml\"\nstages = \"../../../etc/*\"\n").unwrap();
+    let output = timed(&dir, &["check", "conf/config.yaml"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(common::stderr(&output).contains("outside the project folder"), "{}", common::stderr(&output));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_interpolation_cycle_is_a_clear_error() {
+    let dir = temp_dir("cycle");
+    std::fs::write(dir.join("c.yaml"), "a: ${b}\nb: ${c}\nc: ${a}\n").unwrap();
+    let output = timed(&dir, &["check", "--output-format", "concise", "c.yaml"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(common::stdout(&output).contains("SCH005 interpolation cycle: a → b → c → a"), "{}", common::stdout(&output));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn environment_values_never_appear_in_any_output() {
+    let dir = temp_dir("secret");
+    std::fs::write(dir.join("c.yaml"), "api_key: ${oc.env:TRAINLINT_TEST_SECRET}\ntoken: prefix-${oc.env:TRAINLINT_TEST_SECRET}\nwith_default: ${oc.env:TRAINLINT_TEST_SECRET,public-default}\n").unwrap();
+    for format in ["full", "concise", "json", "sarif", "github"] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_trainlint"))
+            .args(["check", "--output-format", format, "c.yaml"])
+            .current_dir(&dir)
+            .env("TRAINLINT_TEST_SECRET", "hunter2-do-not-print")
+            .output()
+            .unwrap();
+        let all = format!("{}{}", common::stdout(&output), common::stderr(&output));
+        assert!(!all.contains("hunter2"), "{format} printed the environment value");
+    }
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_trainlint")).args(["show", "--output-format", "json", "c.yaml"]).current_dir(&dir).env("TRAINLINT_TEST_SECRET", "hunter2-do-not-print").output().unwrap();
+    let view: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
+    assert!(!common::stdout(&output).contains("hunter2"));
+    assert_eq!(view["resolved"]["with_default"], "public-default");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn targets_and_components_are_data_never_executed() {
+    let dir = temp_dir("target");
+    let marker = dir.join("pwned");
+    std::fs::write(
+        dir.join("c.yaml"),
+        format!("model:\n  _target_: os.system\n  command: touch {m}\nloss:\n  _component_: subprocess.call\n  args: [touch, {m}]\nbatch_size: 4\n", m = marker.display()),
+    )
+    .unwrap();
+    let output = timed(&dir, &["check", "c.yaml"]);
+    assert!(output.status.code().is_some());
+    timed(&dir, &["show", "c.yaml"]);
+    assert!(!marker.exists(), "nothing from a config is executed");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--fix` killed between writing the new text and renaming it over the
+/// original leaves the original intact (never a truncated file).
+#[test]
+fn a_fix_interrupted_before_the_rename_loses_nothing() {
+    let dir = temp_dir("interrupted");
+    let path = dir.join("config.yaml");
+    let text = "trainlint: 1\nbatch:\n  micro_batch: 32   # keep this comment\n  accumulation: 2\n  effective_batch: 96\nparallel: {devices: 1}\n";
+    std::fs::write(&path, text).unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_trainlint"))
+        .args(["check", "--fix", "--unsafe-fixes", "config.yaml"])
+        .current_dir(&dir)
+        .env("TRAINLINT_FAULT_BEFORE_RENAME", "1")
+        .output()
+        .unwrap();
+    assert!(!output.status.success(), "the process was killed");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "the original is intact");
+    // The next run (no fault) completes the fix.
+    let output = common::trainlint_in(&dir, &["check", "--fix", "--unsafe-fixes", "config.yaml"]);
+    assert_eq!(output.status.code(), Some(0), "{}", common::stdout(&output));
+    assert!(std::fs::read_to_string(&path).unwrap().contains("accumulation: 3"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
