@@ -22,8 +22,22 @@ pub fn replace_scalar(source: &Arc<SourceFile>, node: &Node, new: &str) -> Optio
     Some(Edit { file: Arc::clone(source), span: node.span.clone(), content })
 }
 
-/// An edit that makes `path` hold `value` (written as given) in `source`, whose tree is `root`.
+/// An edit that makes `path` hold `value` (written as given) in `source`, whose
+/// tree is `root`. The edited text is parsed again before the edit is returned:
+/// an edit that would not parse, or would not set the value, is `None` (the fix
+/// is then display-only) — layouts this function does not foresee fail safe.
 pub fn set(source: &Arc<SourceFile>, root: &Node, path: &str, value: &str) -> Option<Edit> {
+    let edit = set_unchecked(source, root, path, value)?;
+    let text = crate::apply::splice(source.text(), std::slice::from_ref(&edit));
+    let format = crate::load::Format::from_path(source.path()).unwrap_or(crate::load::Format::Yaml);
+    let (fixed, _) = crate::load::parse_text(&text, format).ok()?;
+    let expected = crate::load::scalar::type_plain_scalar(value.trim_matches(['"', '\'']));
+    let relative_path_holds = fixed.get_dotted(path).is_some_and(|n| n.value == expected || n.as_str() == Some(value.trim_matches(['"', '\''])));
+    // Shell scripts are checked by flag name, not by path.
+    (relative_path_holds || format == crate::load::Format::Shell).then_some(edit)
+}
+
+fn set_unchecked(source: &Arc<SourceFile>, root: &Node, path: &str, value: &str) -> Option<Edit> {
     let text = source.text();
     // JSON and shell scripts: only values that are written can be replaced.
     if source.path().extension().is_some_and(|e| e == "json" || e == "sh" || e == "bash") {
