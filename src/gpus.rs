@@ -77,3 +77,124 @@ impl GpuTarget {
         self.memory_mib * 1024 * 1024
     }
 }
+
+/// Why `--gpu auto` found no GPU: said plainly, exit 2, never a guess.
+#[derive(Debug, PartialEq)]
+pub struct DetectError(pub String);
+
+/// The local GPU for `--gpu auto`: asks `nvidia-smi` (or `rocm-smi`), keeps the
+/// devices `CUDA_VISIBLE_DEVICES` leaves visible, and returns the smallest. A
+/// known name takes the catalog's facts with the memory the tool reports (ECC,
+/// drivers and MIG change it); an unknown one becomes a custom target.
+pub fn detect(catalog: &[GpuTarget]) -> Result<(GpuTarget, String), DetectError> {
+    let output = std::process::Command::new("nvidia-smi").args(["--query-gpu=index,uuid,name,memory.total", "--format=csv,noheader,nounits"]).output();
+    let text = match output {
+        Ok(out) if out.status.success() => String::from_utf8_lossy(&out.stdout).into_owned(),
+        Ok(out) => return Err(DetectError(format!("nvidia-smi failed: {}", String::from_utf8_lossy(&out.stderr).trim()))),
+        Err(_) => return detect_rocm(catalog),
+    };
+    let visible = std::env::var("CUDA_VISIBLE_DEVICES").ok();
+    from_nvidia_smi(&text, visible.as_deref(), catalog)
+}
+
+/// Parses `index, uuid, name, memory.total` lines (MiB) as nvidia-smi prints them.
+pub fn from_nvidia_smi(text: &str, visible: Option<&str>, catalog: &[GpuTarget]) -> Result<(GpuTarget, String), DetectError> {
+    let mut devices = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+        let [index, uuid, name, memory] = fields.as_slice() else {
+            return Err(DetectError(format!("cannot read nvidia-smi's answer: `{}`", line.trim())));
+        };
+        let memory: u64 = memory.parse().map_err(|_| DetectError(format!("cannot read nvidia-smi's memory `{memory}` (MiB expected)")))?;
+        devices.push((index.to_string(), uuid.to_string(), name.to_string(), memory));
+    }
+    if let Some(visible) = visible.map(str::trim) {
+        if visible.is_empty() || visible == "-1" || visible == "NoDevFiles" {
+            return Err(DetectError("CUDA_VISIBLE_DEVICES hides every GPU".into()));
+        }
+        let wanted: Vec<&str> = visible.split(',').map(str::trim).collect();
+        devices.retain(|(index, uuid, _, _)| wanted.iter().any(|w| w == index || uuid.starts_with(w)));
+    }
+    let (_, _, name, memory) = devices.into_iter().min_by_key(|d| d.3).ok_or_else(|| DetectError("nvidia-smi lists no visible GPU".into()))?;
+    Ok(match_name(&name, memory, catalog))
+}
+
+fn detect_rocm(catalog: &[GpuTarget]) -> Result<(GpuTarget, String), DetectError> {
+    let output = std::process::Command::new("rocm-smi").args(["--showproductname", "--showmeminfo", "vram", "--csv"]).output();
+    let Some(out) = output.ok().filter(|o| o.status.success()) else {
+        return Err(DetectError("no GPU found: neither nvidia-smi nor rocm-smi can be run".into()));
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    // CSV with a header naming `VRAM Total Memory (B)` and `Card series`/`Card SKU` columns.
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let header: Vec<&str> = lines.next().unwrap_or("").split(',').collect();
+    let memory_column = header.iter().position(|h| h.contains("VRAM Total Memory (B)"));
+    let name_column = header.iter().position(|h| h.contains("Card series") || h.contains("Card SKU") || h.contains("Card model"));
+    let (Some(memory_column), Some(name_column)) = (memory_column, name_column) else {
+        return Err(DetectError("cannot read rocm-smi's answer".into()));
+    };
+    let mut best: Option<(String, u64)> = None;
+    for line in lines {
+        let fields: Vec<&str> = line.split(',').collect();
+        let bytes: u64 = fields.get(memory_column).and_then(|m| m.trim().parse().ok()).ok_or_else(|| DetectError("cannot read rocm-smi's memory".into()))?;
+        let mib = bytes / (1024 * 1024);
+        if best.as_ref().is_none_or(|b| mib < b.1) {
+            best = Some((fields.get(name_column).unwrap_or(&"AMD GPU").trim().to_owned(), mib));
+        }
+    }
+    let (name, memory) = best.ok_or_else(|| DetectError("rocm-smi lists no GPU".into()))?;
+    Ok(match_name(&name, memory, catalog))
+}
+
+fn tokens(text: &str) -> Vec<String> {
+    text.to_ascii_lowercase().split(|c: char| !c.is_ascii_alphanumeric()).filter(|t| !t.is_empty()).map(str::to_owned).collect()
+}
+
+/// The catalog entry a reported name is (by its id's words, or its exact name),
+/// with the reported memory; or a custom target named after the GPU.
+pub fn match_name(name: &str, memory_mib: u64, catalog: &[GpuTarget]) -> (GpuTarget, String) {
+    let reported = tokens(name);
+    let by_name = catalog.iter().find(|t| t.name.eq_ignore_ascii_case(name.trim()));
+    let by_id = catalog
+        .iter()
+        .filter(|t| tokens(&t.id).iter().all(|token| reported.contains(token)))
+        .max_by_key(|t| (tokens(&t.id).len(), std::cmp::Reverse(t.memory_mib.abs_diff(memory_mib))));
+    match by_name.or(by_id) {
+        Some(known) => {
+            let mut target = known.clone();
+            target.memory_mib = memory_mib;
+            let note = format!("detected `{name}` with {memory_mib} MiB: the catalog's {} with the reported memory", known.id);
+            (target, note)
+        }
+        None => {
+            let id = format!("auto-{}", tokens(name).join("-"));
+            let note = format!("detected `{name}` with {memory_mib} MiB, which the catalog does not know: a custom target with that memory (bf16/fp8 support unknown, so HW001/HW002 are not checked)");
+            (GpuTarget { id, name: name.trim().to_owned(), memory_mib, compute_capability: None, bf16: true, fp8: true, sources: vec!["nvidia-smi / rocm-smi on this machine".into()] }, note)
+        }
+    }
+}
+
+#[cfg(test)]
+mod detect_tests {
+    use super::*;
+
+    fn check(text: &str, visible: Option<&str>) -> Result<(String, u64), DetectError> {
+        from_nvidia_smi(text, visible, &builtin()).map(|(t, _)| (t.id, t.memory_mib))
+    }
+
+    #[test]
+    fn names_and_memory() {
+        assert_eq!(check("0, GPU-aa, Quadro RTX 6000, 24576\n", None).unwrap(), ("quadro-rtx-6000".into(), 24576));
+        assert_eq!(check("0, GPU-aa, Quadro RTX 6000, 23040\n", None).unwrap(), ("quadro-rtx-6000".into(), 23040), "ECC on: the reported memory");
+        assert_eq!(check("0, GPU-a, NVIDIA A100-SXM4-80GB, 81920\n1, GPU-b, NVIDIA A100-SXM4-40GB, 40960\n", None).unwrap().0, "a100-40gb", "the smallest visible");
+        assert_eq!(check("0, GPU-a, NVIDIA A100-SXM4-80GB, 81920\n1, GPU-b, NVIDIA A100-SXM4-40GB, 40960\n", Some("0")).unwrap().0, "a100-80gb", "CUDA_VISIBLE_DEVICES");
+        assert_eq!(check("0, GPU-a, NVIDIA H100 80GB HBM3, 81559\n", None).unwrap().0, "h100-sxm");
+        assert_eq!(check("0, GPU-a, NVIDIA A10G, 23028\n", None).unwrap().0, "a10g");
+        assert_eq!(check("0, GPU-a, Tesla V100-SXM2-32GB, 32510\n", None).unwrap().0, "v100-32gb");
+        assert_eq!(check("0, GPU-a, NVIDIA GeForce RTX 4090, 24564\n", None).unwrap().0, "rtx-4090");
+        assert_eq!(check("0, GPU-a, NVIDIA Future X900, 99000\n", None).unwrap(), ("auto-nvidia-future-x900".into(), 99000));
+        assert!(check("garbage\n", None).is_err());
+        assert!(check("", None).is_err());
+        assert!(check("0, GPU-a, NVIDIA A10G, 23028\n", Some("")).is_err());
+    }
+}

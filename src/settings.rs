@@ -99,7 +99,17 @@ impl Settings {
         let catalog = gpus::catalog(&manifest.gpu);
         let wanted = if overrides.gpus.is_empty() { &manifest.gpus } else { &overrides.gpus };
         let mut gpus = Vec::new();
+        let mut catalog = catalog;
         for id in wanted {
+            if id == "auto" {
+                let (target, note) = gpus::detect(&catalog).map_err(|e| FatalError::usage(format!("--gpu auto: {}", e.0), Some("pass a target id instead (`trainlint gpus` lists them), or check nvidia-smi / rocm-smi and CUDA_VISIBLE_DEVICES".to_owned())))?;
+                eprintln!("trainlint: {note}");
+                if !catalog.iter().any(|t| t.id == target.id) {
+                    catalog.push(target.clone());
+                }
+                gpus.push(target);
+                continue;
+            }
             match catalog.iter().find(|t| t.id == *id) {
                 Some(target) => gpus.push(target.clone()),
                 None => {

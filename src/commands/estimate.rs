@@ -141,8 +141,14 @@ pub fn run_plan(args: &PlanArgs) -> Result<ExitCode, FatalError> {
         OutputFormat::Json => serde_json::to_string_pretty(&rows.iter().map(plan_json).collect::<Vec<_>>()).unwrap_or_default() + "\n",
         _ => plan_table(&rows),
     };
-    super::print(&output);
+    // A stage-scoped --apply prints only its launch line.
+    if !(args.apply && args.stage.is_some()) {
+        super::print(&output);
+    }
     let fits = rows.iter().all(|r| r.fits);
+    if args.apply && args.stage.is_some() {
+        return apply_stage(&settings, &views[0], &rows[0]);
+    }
     if args.apply {
         if settings.gpus.len() != 1 {
             return Err(FatalError::usage("--apply needs exactly one --gpu target", None));
@@ -155,6 +161,61 @@ pub fn run_plan(args: &PlanArgs) -> Result<ExitCode, FatalError> {
         eprintln!("Wrote {written} file{} for {}.", if written == 1 { "" } else { "s" }, settings.gpus[0].id);
     }
     Ok(if fits { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// Before a curriculum stage starts: make this stage fit this GPU, touching only
+/// its stage file, and print one line a launch script can log. Exit 0: ready
+/// (fixed, or nothing to fix); 1: cannot fit without lowering a resolution
+/// (the options are listed); 2: error.
+fn apply_stage(settings: &Settings, view: &ResolvedConfig, row: &PlanRow) -> Result<ExitCode, FatalError> {
+    use crate::diagnostic::Applicability;
+    use crate::rules::fixes::set_roles;
+    use crate::schema::Role;
+    let gpu = settings.gpus.first().ok_or_else(|| FatalError::usage("--apply needs one --gpu target (or --gpu auto)", None))?;
+    let stage = view.stage.clone().unwrap_or_default();
+    let model = MemoryModel::build(view, settings, Some(gpu)).map_err(|e| FatalError::usage(format!("memory cannot be estimated: {}", e.0), None))?;
+    let current_micro = view.batch.micro();
+    let current = current_micro.map(|m| estimate::estimate(&model, view, gpu, settings.safety_margin(), m));
+    let target = view.batch.target.or(view.batch.effective_batch);
+    let keeps_target = target.is_some() && view.batch.effective_batch == target;
+    let line = |micro: Option<u64>, accumulation: Option<u64>, peak: Option<f64>, usable: f64, changed: &str| {
+        format!(
+            "stage={stage} gpu={} micro_batch={} accumulation={} effective_batch={} peak={} usable={} changed={changed}\n",
+            gpu.id,
+            micro.map_or("?".into(), |m| m.to_string()),
+            accumulation.map_or("?".into(), |a| a.to_string()),
+            target.map_or("?".into(), |t| t.to_string()),
+            peak.map_or("?".into(), |p| human_bytes(p).replace(' ', "")),
+            human_bytes(usable).replace(' ', ""),
+        )
+    };
+    if let Some(current) = current.as_ref().filter(|c| c.fits && keeps_target) {
+        super::print(&line(current_micro, view.batch.accumulation_steps(), Some(current.total_bytes), current.usable_bytes, "no"));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let (Some(micro), Some(accumulation)) = (row.micro_batch, row.accumulation).clone() else {
+        let resorts: Vec<String> = model.dependencies().into_iter().filter(|n| crate::rules::resolution::coarser::direction(settings, n).is_some()).collect();
+        eprintln!(
+            "trainlint: stage `{stage}` cannot fit {} with the effective batch kept ({}); last resorts, which hurt quality: {}",
+            gpu.id,
+            row.reason.clone().unwrap_or_default(),
+            if resorts.is_empty() { "activation checkpointing, 8-bit optimizer states, sharding, a larger GPU".to_owned() } else { resorts.join(", ") }
+        );
+        super::print(&line(None, None, None, row.usable_bytes, "no"));
+        return Ok(ExitCode::from(1));
+    };
+    let fix = set_roles(view, &[(Role::MicroBatch, micro), (Role::Accumulation, accumulation)], Applicability::Unsafe, "plan".into());
+    if fix.edits.is_empty() {
+        return Err(FatalError::usage(format!("cannot write the plan into stage `{stage}` in place: {}", fix.message), None));
+    }
+    let source = std::sync::Arc::clone(&fix.edits[0].file);
+    let fixed = crate::apply::splice(source.text(), &fix.edits);
+    crate::apply::check_reparses(source.path(), source.display(), &fixed)?;
+    let change = crate::apply::Change { path: crate::apply::canonical(source.path()), display: source.display().to_owned(), original: source.text().to_owned(), fixed };
+    crate::apply::preflight(std::slice::from_ref(&change))?;
+    crate::apply::write_atomic(&change)?;
+    super::print(&line(Some(micro), Some(accumulation), row.peak_bytes, row.usable_bytes, "yes"));
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Writes the plan: the base config gets the plan of the base; a stage whose
