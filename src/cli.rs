@@ -78,6 +78,9 @@ pub struct CheckArgs {
     /// Compare with the same files at this git revision (read with `git show`, nothing checked out).
     #[arg(long, value_name = "REV")]
     pub baseline: Option<String>,
+    /// Only this curriculum stage: its findings and fixes (the base and other stage files are left alone).
+    #[arg(long, value_name = "NAME")]
+    pub stage: Option<String>,
     /// Apply safe fixes (files are rewritten in place; comments and formatting kept).
     #[arg(long)]
     pub fix: bool,

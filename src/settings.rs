@@ -42,6 +42,8 @@ pub struct Overrides {
     pub ignore: Vec<String>,
     pub world_size: Option<u32>,
     pub gpus: Vec<String>,
+    /// `check --stage NAME`: only what that curriculum stage needs.
+    pub stage: Option<String>,
 }
 
 impl Settings {

@@ -126,3 +126,22 @@ fn a_stage_that_cannot_fit_exits_1() {
     assert_eq!(std::fs::read_to_string(&stage).unwrap(), before, "nothing written");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `check --stage NAME --fix --unsafe-fixes` fixes what that stage needs and
+/// leaves the base and the other stage files alone.
+#[test]
+fn check_one_stage() {
+    let dir = temp("check");
+    let project = dir.join("project");
+    copy_dir(&common::repo().join("fixtures/seeds/004_naics_embedder"), &project);
+    let before = files(&project);
+    let bin = stand_in(&dir, Some("0, GPU-3f2a, Quadro RTX 6000, 24576"));
+    let clean = run(&project, &bin, &["check", "--stage", "02", "--gpu", "auto", "--output-format", "concise", "."]);
+    assert_eq!(clean.status.code(), Some(0), "{}", common::stdout(&clean));
+    let fixed = run(&project, &bin, &["check", "--stage", "01", "--gpu", "auto", "--fix", "--unsafe-fixes", "--output-format", "concise", "."]);
+    assert_eq!(fixed.status.code(), Some(0), "{}", common::stdout(&fixed));
+    let after = files(&project);
+    let changed: Vec<&str> = before.iter().zip(&after).filter(|(a, b)| a.1 != b.1).map(|(a, _)| a.0.as_str()).collect();
+    assert_eq!(changed, vec!["01_stage.yaml"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -19,6 +19,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
         select: args.select.clone(),
         extend_select: args.extend_select.clone(),
         ignore: args.ignore.clone(),
+        stage: args.stage.clone(),
         ..args.config.overrides()
     };
     let forced = args.config.config.is_some();
@@ -106,6 +107,10 @@ pub fn collect_with(paths: &[PathBuf], overrides: &Overrides, baseline: Option<&
         diagnostics.extend(check_group(&group, &group_settings, revision.as_ref())?);
     }
     linter::dedupe(&mut diagnostics);
+    if let Some(stage) = &overrides.stage {
+        // The stage's own findings, and those of its stage file; not the base's or other stages'.
+        diagnostics.retain(|d| d.stage.as_deref() == Some(stage.as_str()) || d.stage.is_none() && settings.is_stage_file(d.file.path()) && d.file.path().file_stem().is_some_and(|s| s.to_string_lossy() == *stage));
+    }
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     Ok((files.len(), diagnostics))
 }
