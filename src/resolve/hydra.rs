@@ -1,6 +1,6 @@
-//! What trainlint knows of Hydra so far: whether a file is an option of a
-//! config group. Composition itself (defaults lists, interpolation) is not
-//! implemented yet.
+//! Hydra: which file is an option of a config group, which is a primary,
+//! and composition of a primary's defaults list (groups, `_self_`, `@package`,
+//! overrides). Interpolation is resolved afterwards by `resolve::interpolate`.
 
 use crate::load::{self, Format, Node, Value};
 use std::path::{Path, PathBuf};
@@ -26,31 +26,64 @@ pub fn primary_config_of_group_option(path: &Path) -> Option<PathBuf> {
 }
 
 fn primary_listing(dir: &Path, group: &str) -> Option<PathBuf> {
-    let entries = std::fs::read_dir(dir).ok()?;
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if Format::from_path(&path) != Some(Format::Yaml) || !path.is_file() {
-            continue;
-        }
-        let Ok(text) = std::fs::read_to_string(&path) else { continue };
-        if !text.contains("defaults") {
-            continue;
-        }
-        let Ok((root, _)) = load::parse_text(&text, Format::Yaml) else { continue };
-        let Some(Value::Seq(items)) = root.get("defaults").map(|n| &n.value) else { continue };
-        let lists_group = items.iter().any(|item| {
-            item.entries().is_some_and(|entries| {
-                entries.iter().any(|e| {
-                    let key = e.key.trim_start_matches("override ").trim_start_matches("optional ");
-                    key.split('@').next() == Some(group)
+    primaries_in(dir)
+        .iter()
+        .find(|primary| primary.groups.iter().any(|listed| listed == group))
+        .map(|primary| primary.path.clone())
+}
+
+/// A YAML file with a `defaults:` list, and the groups that list names.
+struct PrimaryCandidate {
+    path: PathBuf,
+    groups: Vec<String>,
+}
+
+/// The YAML files of `dir` that carry a `defaults:` list, sorted by path so
+/// the answer does not depend on the file system's listing order. Every file
+/// of a config group asks about the same few folders, so the answer is kept
+/// for the life of the process: without it a 1,000-file Hydra tree reads and
+/// parses its primaries once per file. trainlint is a one-shot process and
+/// fixes never add or remove a `defaults:` list, so the cache cannot go stale.
+fn primaries_in(dir: &Path) -> std::sync::Arc<Vec<PrimaryCandidate>> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    static CACHE: OnceLock<Mutex<HashMap<PathBuf, Arc<Vec<PrimaryCandidate>>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(found) = cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(dir) {
+        return found.clone();
+    }
+    let mut candidates = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        let mut paths: Vec<PathBuf> = entries.flatten().map(|entry| entry.path()).collect();
+        paths.sort();
+        for path in paths {
+            if Format::from_path(&path) != Some(Format::Yaml) || !path.is_file() {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&path) else { continue };
+            if !text.contains("defaults") {
+                continue;
+            }
+            let Ok((root, _)) = load::parse_text(&text, Format::Yaml) else { continue };
+            let Some(Value::Seq(items)) = root.get("defaults").map(|n| &n.value) else { continue };
+            let groups = items
+                .iter()
+                .filter_map(|item| item.entries())
+                .flat_map(|entries| entries.iter())
+                .map(|entry| {
+                    let key = entry.key.trim_start_matches("override ").trim_start_matches("optional ");
+                    key.split('@').next().unwrap_or(key).to_owned()
                 })
-            })
-        });
-        if lists_group {
-            return Some(path);
+                .collect();
+            candidates.push(PrimaryCandidate { path, groups });
         }
     }
-    None
+    let candidates = Arc::new(candidates);
+    cache
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .insert(dir.to_path_buf(), candidates.clone());
+    candidates
 }
 
 /// A primary config (a YAML file with a `defaults` list) in one of the three
@@ -60,20 +93,8 @@ pub fn primary_config_above(path: &Path) -> Option<PathBuf> {
     let mut dir = absolute.parent()?.parent();
     for _ in 0..3 {
         let current = dir?;
-        for entry in std::fs::read_dir(current).ok()?.flatten() {
-            let candidate = entry.path();
-            if Format::from_path(&candidate) != Some(Format::Yaml) || !candidate.is_file() {
-                continue;
-            }
-            let Ok(text) = std::fs::read_to_string(&candidate) else { continue };
-            if !text.contains("defaults:") {
-                continue;
-            }
-            if let Ok((root, _)) = load::parse_text(&text, Format::Yaml)
-                && matches!(root.get("defaults").map(|d| &d.value), Some(Value::Seq(_)))
-            {
-                return Some(candidate);
-            }
+        if let Some(primary) = primaries_in(current).first() {
+            return Some(primary.path.clone());
         }
         dir = current.parent();
     }
