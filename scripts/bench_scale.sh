@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Scaling: 1,000 / 5,000 / 10,000 generated configs, wall time and peak memory
-# of `trainlint check` (release build). Time is linear; memory is linear too
-# (every report is kept until rendering) — see book/src/benchmarks.md.
+# of `trainlint check` (release build). Time is linear; memory nearly flat
+# (about 1 KiB per file) — see book/src/benchmarks.md.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cargo build --release --quiet --manifest-path "$repo/Cargo.toml"

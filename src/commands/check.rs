@@ -186,8 +186,24 @@ fn group_by_manifest(files: &[discover::SourcePath], settings: &Settings, forced
 
 /// The whole pipeline for files that share settings: per file, curriculum, baseline.
 fn check_group(files: &[discover::SourcePath], settings: &Settings, revision: Option<&Revision>) -> Result<Vec<Diagnostic>, FatalError> {
-    let reports = check_files(files, settings)?;
-    let mut diagnostics: Vec<Diagnostic> = reports.iter().flat_map(|r| r.diagnostics.iter().cloned()).collect();
+    // Each file's tree is dropped as soon as it is linted; the resolved config
+    // is kept only when the baseline pass compares it. Memory then grows with
+    // the findings, not with the number of files.
+    let keep_resolved = revision.is_some();
+    let reports = check_files(files, settings, |report| CheckedFile {
+        // Suppression comments are read from the file's text; a finding keeps its own file.
+        suppressions_in: crate::rules::suppression::may_have_suppressions(&report.document.source).then(|| std::sync::Arc::clone(&report.document.source)),
+        resolved: if keep_resolved { report.resolved } else { None },
+        diagnostics: report.diagnostics,
+    })?;
+    let mut diagnostics: Vec<Diagnostic> = Vec::new();
+    let mut sources = Vec::new();
+    let mut configs: Vec<ResolvedConfig> = Vec::new();
+    for report in reports {
+        diagnostics.extend(report.diagnostics);
+        sources.extend(report.suppressions_in);
+        configs.extend(report.resolved);
+    }
     let curriculum = if touches_curriculum(files, settings) {
         let (curriculum, found) = linter::lint_curriculum(settings)?;
         diagnostics.extend(found);
@@ -196,14 +212,20 @@ fn check_group(files: &[discover::SourcePath], settings: &Settings, revision: Op
         None
     };
     if let Some(revision) = revision {
-        let configs: Vec<&ResolvedConfig> = reports.iter().filter_map(|r| r.resolved.as_ref()).collect();
+        let configs: Vec<&ResolvedConfig> = configs.iter().collect();
         diagnostics.extend(linter::lint_baseline(settings, revision, &configs, curriculum.as_ref())?);
     }
-    let sources: Vec<std::sync::Arc<crate::source::SourceFile>> = reports.iter().map(|r| std::sync::Arc::clone(&r.document.source)).collect();
     let mut checker = crate::rules::Checker::new(&settings.selection);
     crate::rules::suppression::apply(&mut diagnostics, &sources, &mut checker);
     diagnostics.extend(checker.into_diagnostics());
     Ok(diagnostics)
+}
+
+/// What `check` keeps of a linted file.
+struct CheckedFile {
+    suppressions_in: Option<std::sync::Arc<crate::source::SourceFile>>,
+    resolved: Option<ResolvedConfig>,
+    diagnostics: Vec<Diagnostic>,
 }
 
 /// Whether the run checks any file of the manifest's curriculum.
@@ -214,12 +236,14 @@ fn touches_curriculum(files: &[discover::SourcePath], settings: &Settings) -> bo
     files.iter().any(|f| std::fs::canonicalize(&f.path).is_ok_and(|p| members.contains(&p)))
 }
 
-/// Lints files on all cores, keeping the input order.
-pub fn check_files(files: &[discover::SourcePath], settings: &Settings) -> Result<Vec<FileReport>, FatalError> {
+/// Lints files on all cores, keeping the input order; `keep` picks, on the
+/// worker thread, what of each report outlives it.
+fn check_files<T: Send>(files: &[discover::SourcePath], settings: &Settings, keep: impl Fn(FileReport) -> T + Sync) -> Result<Vec<T>, FatalError> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
     let chunk = files.len().div_ceil(threads).max(1);
+    let keep = &keep;
     std::thread::scope(|scope| {
-        let handles: Vec<_> = files.chunks(chunk).map(|part| scope.spawn(move || part.iter().map(|f| linter::lint_file(f, settings)).collect::<Vec<_>>())).collect();
+        let handles: Vec<_> = files.chunks(chunk).map(|part| scope.spawn(move || part.iter().map(|f| linter::lint_file(f, settings).map(keep)).collect::<Vec<_>>())).collect();
         handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     })
 }

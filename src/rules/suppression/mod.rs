@@ -29,6 +29,11 @@ pub struct Suppression {
 
 const MARKER: &str = "# trainlint:";
 
+/// Whether the file may hold a suppression comment (cheap; `parse` says which).
+pub fn may_have_suppressions(file: &SourceFile) -> bool {
+    file.text().contains(MARKER)
+}
+
 pub fn parse(file: &Arc<SourceFile>) -> Vec<Suppression> {
     let text = file.text();
     if !text.contains(MARKER) {
