@@ -66,12 +66,12 @@ fn removed_by_migration(key: &str) -> bool {
 /// Unknown keys within two edits of a known one (and not themselves known).
 fn near_misses(checker: &mut Checker, document: &Document, root: &Node, pointer: &str, known: &[&str]) {
     let Some(entries) = root.entries() else { return };
-    let known_owned: Vec<String> = known.iter().map(|k| (*k).to_owned()).collect();
     for entry in entries {
         if known.contains(&entry.key.as_str()) || entry.key.starts_with('_') {
             continue;
         }
         if close(&entry.key, known) {
+            let known_owned: Vec<String> = known.iter().map(|k| (*k).to_owned()).collect();
             report(checker, document, pointer, entry, &known_owned);
         }
     }
@@ -79,9 +79,12 @@ fn near_misses(checker: &mut Checker, document: &Document, root: &Node, pointer:
 
 fn close(key: &str, known: &[&str]) -> bool {
     let normalized = |s: &str| s.to_ascii_lowercase().replace(['-', '_'], "");
+    let key = normalized(key);
     known.iter().any(|k| {
-        let (a, b) = (normalized(key), normalized(k));
-        a == b || super::levenshtein_public(&a, &b) <= 2
+        let k = normalized(k);
+        // Two strings whose lengths differ by more than 2 are more than 2 edits
+        // apart: skip the distance (most keys of a config are far from all known ones).
+        key.chars().count().abs_diff(k.chars().count()) <= 2 && (key == k || super::levenshtein_public(&key, &k) <= 2)
     })
 }
 
