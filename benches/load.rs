@@ -54,7 +54,11 @@ fn main() {
 
     // estimate + plan: seed 004's five stages × four GPU targets.
     let seed = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/seeds/004_naics_embedder/config.yaml");
-    let seed_settings = Settings::discover(std::slice::from_ref(&seed), &Overrides { gpus: ["quadro-rtx-6000", "v100-32gb", "a100-40gb", "a100-80gb"].iter().map(|s| s.to_string()).collect(), ..Overrides::default() }).expect("seed settings");
+    let seed_settings = Settings::discover(
+        std::slice::from_ref(&seed),
+        &Overrides { gpus: ["quadro-rtx-6000", "v100-32gb", "a100-40gb", "a100-80gb"].iter().map(|s| s.to_string()).collect(), ..Overrides::default() },
+    )
+    .expect("seed settings");
     let (curriculum, _) = linter::lint_curriculum(&seed_settings).expect("curriculum");
     let stages: Vec<_> = curriculum.expect("seed 004 has stages").stages.into_iter().map(|s| s.resolved).collect();
     let pairs = stages.len() * seed_settings.gpus.len();
@@ -76,5 +80,8 @@ fn main() {
     println!("load  (1 thread, best of {rounds}): {:8.2} ms  {:9.0} files/s  {:6.1} MB/s", best_load * 1e3, n / best_load, bytes as f64 / best_load / 1e6);
     println!("resolve (1 thread, best of {rounds}): {:6.2} ms  {:9.0} files/s", best_resolve * 1e3, n / best_resolve);
     println!("check (1 thread, best of {rounds}): {:8.2} ms  {:9.0} files/s", best_check * 1e3, n / best_check);
-    println!("estimate + plan (model build, breakdown, largest fitting micro batch): {:.1} µs per stage × target ({pairs} pairs, {iterations} rounds)", per_pair * 1e6);
+    println!(
+        "estimate + plan (model build, breakdown, largest fitting micro batch): {:.1} µs per stage × target ({pairs} pairs, {iterations} rounds)",
+        per_pair * 1e6
+    );
 }

@@ -24,24 +24,128 @@ const CC_PAGE: &str = "NVIDIA CUDA GPU Compute Capability page (developer.nvidia
 
 const CATALOG: [Entry; 19] = [
     Entry { id: "t4", name: "Tesla T4", memory_mib: 15360, compute_capability: Some("7.5"), bf16: false, fp8: false, source: MODAL },
-    Entry { id: "v100-16gb", name: "Tesla V100 16GB (SXM2/PCIe)", memory_mib: 16384, compute_capability: Some("7.0"), bf16: false, fp8: false, source: "public nvidia-smi outputs of Tesla V100-SXM2-16GB (16160 MiB on older drivers)" },
-    Entry { id: "v100-32gb", name: "Tesla V100 32GB (SXM2)", memory_mib: 32768, compute_capability: Some("7.0"), bf16: false, fp8: false, source: "public nvidia-smi outputs of Tesla V100-SXM2-32GB (32480 MiB on older drivers, GrabGPU#5)" },
+    Entry {
+        id: "v100-16gb",
+        name: "Tesla V100 16GB (SXM2/PCIe)",
+        memory_mib: 16384,
+        compute_capability: Some("7.0"),
+        bf16: false,
+        fp8: false,
+        source: "public nvidia-smi outputs of Tesla V100-SXM2-16GB (16160 MiB on older drivers)",
+    },
+    Entry {
+        id: "v100-32gb",
+        name: "Tesla V100 32GB (SXM2)",
+        memory_mib: 32768,
+        compute_capability: Some("7.0"),
+        bf16: false,
+        fp8: false,
+        source: "public nvidia-smi outputs of Tesla V100-SXM2-32GB (32480 MiB on older drivers, GrabGPU#5)",
+    },
     Entry { id: "a10", name: "NVIDIA A10", memory_mib: 23028, compute_capability: Some("8.6"), bf16: true, fp8: false, source: MODAL },
-    Entry { id: "a10g", name: "NVIDIA A10G", memory_mib: 23028, compute_capability: Some("8.6"), bf16: true, fp8: false, source: "public nvidia-smi outputs of NVIDIA A10G; CC 8.6 inferred (A10 variant, k8s-device-plugin#344)" },
+    Entry {
+        id: "a10g",
+        name: "NVIDIA A10G",
+        memory_mib: 23028,
+        compute_capability: Some("8.6"),
+        bf16: true,
+        fp8: false,
+        source: "public nvidia-smi outputs of NVIDIA A10G; CC 8.6 inferred (A10 variant, k8s-device-plugin#344)",
+    },
     Entry { id: "l4", name: "NVIDIA L4", memory_mib: 23034, compute_capability: Some("8.9"), bf16: true, fp8: true, source: MODAL },
     Entry { id: "l40s", name: "NVIDIA L40S", memory_mib: 46068, compute_capability: Some("8.9"), bf16: true, fp8: true, source: MODAL },
-    Entry { id: "rtx-3090", name: "NVIDIA GeForce RTX 3090", memory_mib: 24576, compute_capability: Some("8.6"), bf16: true, fp8: false, source: "club-3090 issue #32 (nvidia-smi 24576MiB)" },
-    Entry { id: "rtx-4090", name: "NVIDIA GeForce RTX 4090", memory_mib: 24564, compute_capability: Some("8.9"), bf16: true, fp8: true, source: "RLinf issue #255 (nvidia-smi 24564MiB)" },
-    Entry { id: "rtx-a6000", name: "NVIDIA RTX A6000", memory_mib: 49140, compute_capability: Some("8.6"), bf16: true, fp8: false, source: "public nvidia-smi outputs of NVIDIA RTX A6000" },
-    Entry { id: "quadro-rtx-6000", name: "Quadro RTX 6000", memory_mib: 24576, compute_capability: Some("7.5"), bf16: false, fp8: false, source: "public nvidia-smi outputs (24576 MiB with ECC off, 23040 MiB with ECC on)" },
+    Entry {
+        id: "rtx-3090",
+        name: "NVIDIA GeForce RTX 3090",
+        memory_mib: 24576,
+        compute_capability: Some("8.6"),
+        bf16: true,
+        fp8: false,
+        source: "club-3090 issue #32 (nvidia-smi 24576MiB)",
+    },
+    Entry {
+        id: "rtx-4090",
+        name: "NVIDIA GeForce RTX 4090",
+        memory_mib: 24564,
+        compute_capability: Some("8.9"),
+        bf16: true,
+        fp8: true,
+        source: "RLinf issue #255 (nvidia-smi 24564MiB)",
+    },
+    Entry {
+        id: "rtx-a6000",
+        name: "NVIDIA RTX A6000",
+        memory_mib: 49140,
+        compute_capability: Some("8.6"),
+        bf16: true,
+        fp8: false,
+        source: "public nvidia-smi outputs of NVIDIA RTX A6000",
+    },
+    Entry {
+        id: "quadro-rtx-6000",
+        name: "Quadro RTX 6000",
+        memory_mib: 24576,
+        compute_capability: Some("7.5"),
+        bf16: false,
+        fp8: false,
+        source: "public nvidia-smi outputs (24576 MiB with ECC off, 23040 MiB with ECC on)",
+    },
     Entry { id: "a100-40gb", name: "NVIDIA A100-SXM4-40GB", memory_mib: 40960, compute_capability: Some("8.0"), bf16: true, fp8: false, source: MODAL },
     Entry { id: "a100-80gb", name: "NVIDIA A100-SXM4-80GB", memory_mib: 81920, compute_capability: Some("8.0"), bf16: true, fp8: false, source: MODAL },
-    Entry { id: "h100-sxm", name: "NVIDIA H100 80GB HBM3", memory_mib: 81559, compute_capability: Some("9.0"), bf16: true, fp8: true, source: "vllm issue #27508 (nvidia-smi 81559MiB)" },
-    Entry { id: "h100-pcie", name: "NVIDIA H100 PCIe", memory_mib: 81559, compute_capability: Some("9.0"), bf16: true, fp8: true, source: "public nvidia-smi outputs of NVIDIA H100 PCIe" },
-    Entry { id: "h200", name: "NVIDIA H200", memory_mib: 143771, compute_capability: Some("9.0"), bf16: true, fp8: true, source: "public nvidia-smi outputs of NVIDIA H200" },
-    Entry { id: "b200", name: "NVIDIA B200", memory_mib: 183359, compute_capability: Some("10.0"), bf16: true, fp8: true, source: "TensorRT-LLM issue #10278 (nvidia-smi 183359MiB)" },
-    Entry { id: "mi250x", name: "AMD Instinct MI250X", memory_mib: 65520, compute_capability: None, bf16: true, fp8: false, source: "rocm-smi 68702699520 B per GCD; fp8 absent (gfx942-only gating, ROCm/flash-attention#146)" },
-    Entry { id: "mi300x", name: "AMD Instinct MI300X", memory_mib: 196592, compute_capability: None, bf16: true, fp8: true, source: "rocm-smi 206141652992 B; FNUZ fp8 (ROCm precision-support docs)" },
+    Entry {
+        id: "h100-sxm",
+        name: "NVIDIA H100 80GB HBM3",
+        memory_mib: 81559,
+        compute_capability: Some("9.0"),
+        bf16: true,
+        fp8: true,
+        source: "vllm issue #27508 (nvidia-smi 81559MiB)",
+    },
+    Entry {
+        id: "h100-pcie",
+        name: "NVIDIA H100 PCIe",
+        memory_mib: 81559,
+        compute_capability: Some("9.0"),
+        bf16: true,
+        fp8: true,
+        source: "public nvidia-smi outputs of NVIDIA H100 PCIe",
+    },
+    Entry {
+        id: "h200",
+        name: "NVIDIA H200",
+        memory_mib: 143771,
+        compute_capability: Some("9.0"),
+        bf16: true,
+        fp8: true,
+        source: "public nvidia-smi outputs of NVIDIA H200",
+    },
+    Entry {
+        id: "b200",
+        name: "NVIDIA B200",
+        memory_mib: 183359,
+        compute_capability: Some("10.0"),
+        bf16: true,
+        fp8: true,
+        source: "TensorRT-LLM issue #10278 (nvidia-smi 183359MiB)",
+    },
+    Entry {
+        id: "mi250x",
+        name: "AMD Instinct MI250X",
+        memory_mib: 65520,
+        compute_capability: None,
+        bf16: true,
+        fp8: false,
+        source: "rocm-smi 68702699520 B per GCD; fp8 absent (gfx942-only gating, ROCm/flash-attention#146)",
+    },
+    Entry {
+        id: "mi300x",
+        name: "AMD Instinct MI300X",
+        memory_mib: 196592,
+        compute_capability: None,
+        bf16: true,
+        fp8: true,
+        source: "rocm-smi 206141652992 B; FNUZ fp8 (ROCm precision-support docs)",
+    },
 ];
 
 /// Every built-in target, in catalog order.
@@ -168,8 +272,21 @@ pub fn match_name(name: &str, memory_mib: u64, catalog: &[GpuTarget]) -> (GpuTar
         }
         None => {
             let id = format!("auto-{}", tokens(name).join("-"));
-            let note = format!("detected `{name}` with {memory_mib} MiB, which the catalog does not know: a custom target with that memory (bf16/fp8 support unknown, so HW001/HW002 are not checked)");
-            (GpuTarget { id, name: name.trim().to_owned(), memory_mib, compute_capability: None, bf16: true, fp8: true, sources: vec!["nvidia-smi / rocm-smi on this machine".into()] }, note)
+            let note = format!(
+                "detected `{name}` with {memory_mib} MiB, which the catalog does not know: a custom target with that memory (bf16/fp8 support unknown, so HW001/HW002 are not checked)"
+            );
+            (
+                GpuTarget {
+                    id,
+                    name: name.trim().to_owned(),
+                    memory_mib,
+                    compute_capability: None,
+                    bf16: true,
+                    fp8: true,
+                    sources: vec!["nvidia-smi / rocm-smi on this machine".into()],
+                },
+                note,
+            )
         }
     }
 }
@@ -186,8 +303,16 @@ mod detect_tests {
     fn names_and_memory() {
         assert_eq!(check("0, GPU-aa, Quadro RTX 6000, 24576\n", None).unwrap(), ("quadro-rtx-6000".into(), 24576));
         assert_eq!(check("0, GPU-aa, Quadro RTX 6000, 23040\n", None).unwrap(), ("quadro-rtx-6000".into(), 23040), "ECC on: the reported memory");
-        assert_eq!(check("0, GPU-a, NVIDIA A100-SXM4-80GB, 81920\n1, GPU-b, NVIDIA A100-SXM4-40GB, 40960\n", None).unwrap().0, "a100-40gb", "the smallest visible");
-        assert_eq!(check("0, GPU-a, NVIDIA A100-SXM4-80GB, 81920\n1, GPU-b, NVIDIA A100-SXM4-40GB, 40960\n", Some("0")).unwrap().0, "a100-80gb", "CUDA_VISIBLE_DEVICES");
+        assert_eq!(
+            check("0, GPU-a, NVIDIA A100-SXM4-80GB, 81920\n1, GPU-b, NVIDIA A100-SXM4-40GB, 40960\n", None).unwrap().0,
+            "a100-40gb",
+            "the smallest visible"
+        );
+        assert_eq!(
+            check("0, GPU-a, NVIDIA A100-SXM4-80GB, 81920\n1, GPU-b, NVIDIA A100-SXM4-40GB, 40960\n", Some("0")).unwrap().0,
+            "a100-80gb",
+            "CUDA_VISIBLE_DEVICES"
+        );
         assert_eq!(check("0, GPU-a, NVIDIA H100 80GB HBM3, 81559\n", None).unwrap().0, "h100-sxm");
         assert_eq!(check("0, GPU-a, NVIDIA A10G, 23028\n", None).unwrap().0, "a10g");
         assert_eq!(check("0, GPU-a, Tesla V100-SXM2-32GB, 32510\n", None).unwrap().0, "v100-32gb");

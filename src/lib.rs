@@ -5,19 +5,19 @@
 //! `estimate` (memory model) → `rules` (diagnostics and fixes) →
 //! `render` (full, concise, json) / `apply` (edits).
 
-pub mod load;
-pub mod source;
-pub mod schema;
-pub mod gpus;
-pub mod diagnostic;
-pub mod docs;
-pub mod rules;
 pub mod apply;
-pub mod error;
-pub mod estimate;
-pub mod settings;
-pub mod resolve;
-pub mod linter;
-pub mod render;
 pub mod cli;
 pub mod commands;
+pub mod diagnostic;
+pub mod docs;
+pub mod error;
+pub mod estimate;
+pub mod gpus;
+pub mod linter;
+pub mod load;
+pub mod render;
+pub mod resolve;
+pub mod rules;
+pub mod schema;
+pub mod settings;
+pub mod source;

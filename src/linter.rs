@@ -114,7 +114,8 @@ pub fn lint_curriculum(settings: &Settings) -> Result<(Option<ResolvedCurriculum
         env::check(&mut checker, &stage.document, stage_root);
         memory::check(&mut checker, &stage.resolved, settings);
 
-        let own_target = stage.resolved.role(crate::schema::Role::EffectiveBatchTarget).is_some_and(|v| std::sync::Arc::ptr_eq(&v.file, &stage.document.source));
+        let own_target =
+            stage.resolved.role(crate::schema::Role::EffectiveBatchTarget).is_some_and(|v| std::sync::Arc::ptr_eq(&v.file, &stage.document.source));
         match (reference, stage.resolved.batch.effective_batch) {
             (Some(reference), Some(effective)) if effective != reference && !own_target && stage.resolved.batch.problem.is_none() => {
                 checker.report(batch::stage_mismatch::diagnostic(&stage.resolved, reference, "base config", effective));
@@ -128,12 +129,18 @@ pub fn lint_curriculum(settings: &Settings) -> Result<(Option<ResolvedCurriculum
 }
 
 /// Compares configs with their state at a git revision: BAT005, RES001, RES002.
-pub fn lint_baseline(settings: &Settings, revision: &Revision, files: &[&ResolvedConfig], curriculum: Option<&ResolvedCurriculum>) -> Result<Vec<Diagnostic>, FatalError> {
+pub fn lint_baseline(
+    settings: &Settings,
+    revision: &Revision,
+    files: &[&ResolvedConfig],
+    curriculum: Option<&ResolvedCurriculum>,
+) -> Result<Vec<Diagnostic>, FatalError> {
     let mut checker = Checker::new(&settings.selection);
     for current in files {
         let source = current.source();
         let format = Format::from_path(source.path()).unwrap_or(Format::Yaml);
-        let baseline = revision.load(source.path(), source.display(), format).map_err(|e| FatalError::Io { path: source.display().to_owned(), reason: e.to_string() })?;
+        let baseline =
+            revision.load(source.path(), source.display(), format).map_err(|e| FatalError::Io { path: source.display().to_owned(), reason: e.to_string() })?;
         let Some(document) = baseline else { continue };
         let Ok(root) = &document.root else { continue };
         let old = resolve::resolve(&document, root, settings);

@@ -104,7 +104,12 @@ impl Settings {
         let mut catalog = catalog;
         for id in wanted {
             if id == "auto" {
-                let (target, note) = gpus::detect(&catalog).map_err(|e| FatalError::usage(format!("--gpu auto: {}", e.0), Some("pass a target id instead (`trainlint gpus` lists them), or check nvidia-smi / rocm-smi and CUDA_VISIBLE_DEVICES".to_owned())))?;
+                let (target, note) = gpus::detect(&catalog).map_err(|e| {
+                    FatalError::usage(
+                        format!("--gpu auto: {}", e.0),
+                        Some("pass a target id instead (`trainlint gpus` lists them), or check nvidia-smi / rocm-smi and CUDA_VISIBLE_DEVICES".to_owned()),
+                    )
+                })?;
                 eprintln!("trainlint: {note}");
                 if !catalog.iter().any(|t| t.id == target.id) {
                     catalog.push(target.clone());
@@ -117,7 +122,8 @@ impl Settings {
                 None => {
                     let ids: Vec<String> = catalog.iter().map(|t| t.id.clone()).collect();
                     let suggestion = crate::rules::schema::suggest(id, &ids).map(|s| format!("did you mean `{s}`? "));
-                    let help = Some(format!("{}`trainlint gpus` lists the known targets; add others as `[[gpu]]` in the manifest", suggestion.unwrap_or_default()));
+                    let help =
+                        Some(format!("{}`trainlint gpus` lists the known targets; add others as `[[gpu]]` in the manifest", suggestion.unwrap_or_default()));
                     let message = format!("unknown GPU target `{id}`");
                     return Err(if overrides.gpus.is_empty() { manifest_error(message, Some(id), help) } else { FatalError::usage(message, help) });
                 }
@@ -127,10 +133,15 @@ impl Settings {
         let names: Vec<&str> = crate::resolve::Dialect::ALL.iter().map(|d| d.name()).collect();
         for (pattern, dialect) in &manifest.dialects {
             if !names.contains(&dialect.as_str()) {
-                return Err(manifest_error(format!("unknown dialect `{dialect}` for `{pattern}`"), Some(dialect), Some(format!("the dialects are: {}", names.join(", ")))));
+                return Err(manifest_error(
+                    format!("unknown dialect `{dialect}` for `{pattern}`"),
+                    Some(dialect),
+                    Some(format!("the dialects are: {}", names.join(", "))),
+                ));
             }
         }
-        for pattern in manifest.per_file_ignores.keys().chain(manifest.exclude.iter().flatten()).chain(&manifest.extend_exclude).chain(manifest.dialects.keys()) {
+        for pattern in manifest.per_file_ignores.keys().chain(manifest.exclude.iter().flatten()).chain(&manifest.extend_exclude).chain(manifest.dialects.keys())
+        {
             if let Err(error) = globset::Glob::new(pattern) {
                 return Err(manifest_error(format!("invalid glob pattern `{pattern}`: {error}"), Some(pattern), None));
             }

@@ -24,9 +24,7 @@ pub struct SourceFile {
 impl SourceFile {
     pub fn new(path: impl Into<PathBuf>, display: impl Into<String>, text: impl Into<Arc<str>>) -> Self {
         let text: Arc<str> = text.into();
-        let line_starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
+        let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
         SourceFile { display: display.into(), path: path.into(), text, line_starts }
     }
 

@@ -10,7 +10,11 @@ fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap().flatten() {
         let target = to.join(entry.file_name());
-        if entry.path().is_dir() { copy_dir(&entry.path(), &target) } else { std::fs::copy(entry.path(), &target).unwrap(); }
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target)
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
     }
 }
 
@@ -30,7 +34,14 @@ fn stand_in(dir: &Path, answer: Option<&str>) -> PathBuf {
 
 fn run(dir: &Path, bin: &Path, args: &[&str]) -> Output {
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
-    Command::new(env!("CARGO_BIN_EXE_trainlint")).args(args).current_dir(dir).env("PATH", path).env_remove("CUDA_VISIBLE_DEVICES").env("NO_COLOR", "1").output().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_trainlint"))
+        .args(args)
+        .current_dir(dir)
+        .env("PATH", path)
+        .env_remove("CUDA_VISIBLE_DEVICES")
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
 }
 
 fn temp(name: &str) -> PathBuf {
@@ -41,7 +52,11 @@ fn temp(name: &str) -> PathBuf {
 }
 
 fn files(dir: &Path) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = std::fs::read_dir(dir.join("text_curriculum")).unwrap().flatten().map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read_to_string(e.path()).unwrap())).collect();
+    let mut out: Vec<(String, String)> = std::fs::read_dir(dir.join("text_curriculum"))
+        .unwrap()
+        .flatten()
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read_to_string(e.path()).unwrap()))
+        .collect();
     out.push(("config.yaml".into(), std::fs::read_to_string(dir.join("config.yaml")).unwrap()));
     out.sort();
     out

@@ -164,7 +164,8 @@ fn severity_overrides() {
     std::fs::write(dir.join("trainlint.toml"), "[severity]\nSCH004 = \"warning\"\nBAT = \"error\"\n").unwrap();
     let output = common::trainlint_in(&dir, &["check", "--output-format", "json", "a.yaml"]);
     let value: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
-    let severities: Vec<(&str, &str)> = value["diagnostics"].as_array().unwrap().iter().map(|d| (d["code"].as_str().unwrap(), d["severity"].as_str().unwrap())).collect();
+    let severities: Vec<(&str, &str)> =
+        value["diagnostics"].as_array().unwrap().iter().map(|d| (d["code"].as_str().unwrap(), d["severity"].as_str().unwrap())).collect();
     assert_eq!(severities, vec![("SCH004", "warning"), ("BAT006", "error")], "{value:#}");
     std::fs::write(dir.join("trainlint.toml"), "[severity]\nNOPE = \"warning\"\n").unwrap();
     assert_eq!(common::trainlint_in(&dir, &["check", "a.yaml"]).status.code(), Some(2));

@@ -2,10 +2,8 @@
 
 #[test]
 fn rule_codes() {
-    let list: Vec<String> = trainlint::rules::codes::ALL
-        .iter()
-        .map(|r| format!("{} {} {} fix={:?} since={}", r.code, r.name, r.severity.as_str(), r.fix, r.since))
-        .collect();
+    let list: Vec<String> =
+        trainlint::rules::codes::ALL.iter().map(|r| format!("{} {} {} fix={:?} since={}", r.code, r.name, r.severity.as_str(), r.fix, r.since)).collect();
     insta::assert_snapshot!(list.join("\n"));
 }
 

@@ -70,7 +70,10 @@ fn corpus_dialects() {
         *per_dialect.entry(name).or_default() += 1;
         if let Some(resolved) = &report.resolved {
             for (role, path) in &resolved.bindings {
-                if matches!(role, trainlint::schema::Role::MicroBatch | trainlint::schema::Role::Accumulation) && resolved.tree.get_dotted(path).is_some() && resolved.role(*role).is_none() {
+                if matches!(role, trainlint::schema::Role::MicroBatch | trainlint::schema::Role::Accumulation)
+                    && resolved.tree.get_dotted(path).is_some()
+                    && resolved.role(*role).is_none()
+                {
                     missing_roles.push(format!("{} {path}", file.display));
                 }
             }
@@ -81,7 +84,16 @@ fn corpus_dialects() {
     println!("corpus dialects: {per_dialect:?}; detected {detected}/{} = {:.1} %", files.len(), rate * 100.0);
     assert!(rate >= 0.95, "{rate}");
     assert!(missing_roles.is_empty(), "{missing_roles:#?}");
-    for (dialect, at_least) in [("axolotl", 250), ("torchtune", 195), ("deepspeed", 115), ("llama-factory", 80), ("accelerate", 30), ("hf-trainer", 20), ("lightning", 20), ("hydra", 40)] {
+    for (dialect, at_least) in [
+        ("axolotl", 250),
+        ("torchtune", 195),
+        ("deepspeed", 115),
+        ("llama-factory", 80),
+        ("accelerate", 30),
+        ("hf-trainer", 20),
+        ("lightning", 20),
+        ("hydra", 40),
+    ] {
         assert!(per_dialect.get(dialect).copied().unwrap_or(0) >= at_least, "{dialect}: {per_dialect:?}");
     }
 }

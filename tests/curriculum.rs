@@ -9,7 +9,11 @@ fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap().flatten() {
         let target = to.join(entry.file_name());
-        if entry.path().is_dir() { copy_dir(&entry.path(), &target) } else { std::fs::copy(entry.path(), &target).unwrap(); }
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target)
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
     }
 }
 
@@ -32,7 +36,8 @@ fn seed_004_as_written_has_only_the_stage_01_overflow() {
     let dir = seed_004_copy("clean");
     let (code, value) = check_json(&dir);
     assert_eq!(code, 1, "{value:#}");
-    let found: Vec<(&str, &str)> = value["diagnostics"].as_array().unwrap().iter().map(|d| (d["code"].as_str().unwrap(), d["file"].as_str().unwrap())).collect();
+    let found: Vec<(&str, &str)> =
+        value["diagnostics"].as_array().unwrap().iter().map(|d| (d["code"].as_str().unwrap(), d["file"].as_str().unwrap())).collect();
     assert_eq!(found, vec![("MEM001", "text_curriculum/01_stage.yaml")], "{value:#}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

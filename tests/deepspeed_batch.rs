@@ -18,7 +18,9 @@ fn deepspeed_batch_table() {
     std::fs::create_dir_all(&dir).unwrap();
     for (i, case) in cases.iter().enumerate() {
         let mut config = serde_json::Map::new();
-        for (ours, theirs) in [("train_batch_size", "train_batch_size"), ("train_micro_batch_size_per_gpu", "micro_batch"), ("gradient_accumulation_steps", "grad_acc")] {
+        for (ours, theirs) in
+            [("train_batch_size", "train_batch_size"), ("train_micro_batch_size_per_gpu", "micro_batch"), ("gradient_accumulation_steps", "grad_acc")]
+        {
             if let Some(v) = case[theirs].as_u64() {
                 config.insert(ours.into(), v.into());
             }
@@ -32,12 +34,8 @@ fn deepspeed_batch_table() {
         let path_text = path.display().to_string();
         let output = common::trainlint(&["check", "--output-format", "json", "--world-size", &world, &path_text]);
         let value: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
-        let bat_errors: Vec<&serde_json::Value> = value["diagnostics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|d| d["code"].as_str().unwrap().starts_with("BAT") && d["severity"] == "error")
-            .collect();
+        let bat_errors: Vec<&serde_json::Value> =
+            value["diagnostics"].as_array().unwrap().iter().filter(|d| d["code"].as_str().unwrap().starts_with("BAT") && d["severity"] == "error").collect();
         match case["expect"].as_str().unwrap() {
             "ok" => {
                 assert!(bat_errors.is_empty(), "case {i} ({case}) expected ok, got {bat_errors:?}");

@@ -25,15 +25,27 @@ fn one_config_of_every_dialect() {
     let corpus = shared.join("corpus");
     let at = |p: &str| corpus.join(p).display().to_string();
     let cases: [(&str, &str, &[(&str, serde_json::Value)]); 9] = [
-        ("huggingface__alignment-handbook/recipes/smollm2/sft/config.yaml", "hf-trainer", &[("micro_batch", 4.into()), ("accumulation", 4.into()), ("precision", "bf16-mixed".into())]),
+        (
+            "huggingface__alignment-handbook/recipes/smollm2/sft/config.yaml",
+            "hf-trainer",
+            &[("micro_batch", 4.into()), ("accumulation", 4.into()), ("precision", "bf16-mixed".into())],
+        ),
         ("hiyouga__LLaMA-Factory/examples/train_lora/qwen3_lora_dpo.yaml", "llama-factory", &[("micro_batch", 1.into()), ("accumulation", 8.into())]),
         ("pytorch__torchtune/recipes/configs/llama3_1/70B_full.yaml", "torchtune", &[("micro_batch", 2.into()), ("precision", "bf16-true".into())]),
         ("axolotl-ai-cloud__axolotl/examples/llama-3/3b-qat-fsdp2.yaml", "axolotl", &[("micro_batch", 16.into()), ("accumulation", 1.into())]),
         ("huggingface__accelerate/examples/config_yaml_templates/multi_node.yaml", "accelerate", &[("devices", 8.into())]),
         ("microsoft__DeepSpeed/tests/model/Megatron_GPT2/ds_config_func_bs8_zero2.json", "deepspeed", &[("global_batch", 8.into()), ("zero_stage", 2.into())]),
         ("ashleve__lightning-hydra-template/configs/train.yaml", "lightning", &[("micro_batch", 128.into()), ("devices", 1.into())]),
-        ("lowmason__naics-embedder/_history/e418955/conf/config.yaml", "lightning", &[("micro_batch", 4.into()), ("accumulation", 4.into()), ("devices", 1.into()), ("precision", "16-mixed".into())]),
-        ("microsoft__DeepSpeedExamples/training/bing_bert/bert_base.json", "model-config", &[("hidden_size", 768.into()), ("layers", 12.into()), ("heads", 12.into())]),
+        (
+            "lowmason__naics-embedder/_history/e418955/conf/config.yaml",
+            "lightning",
+            &[("micro_batch", 4.into()), ("accumulation", 4.into()), ("devices", 1.into()), ("precision", "16-mixed".into())],
+        ),
+        (
+            "microsoft__DeepSpeedExamples/training/bing_bert/bert_base.json",
+            "model-config",
+            &[("hidden_size", 768.into()), ("layers", 12.into()), ("heads", 12.into())],
+        ),
     ];
     for (file, dialect, roles) in cases {
         let view = show(&at(file), &[]);
@@ -109,6 +121,10 @@ fn copy(from: &std::path::Path, to: &std::path::Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap().flatten() {
         let target = to.join(entry.file_name());
-        if entry.path().is_dir() { copy(&entry.path(), &target) } else { std::fs::copy(entry.path(), &target).unwrap(); }
+        if entry.path().is_dir() {
+            copy(&entry.path(), &target)
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
     }
 }

@@ -10,7 +10,11 @@ fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap().flatten() {
         let target = to.join(entry.file_name());
-        if entry.path().is_dir() { copy_dir(&entry.path(), &target) } else { std::fs::copy(entry.path(), &target).unwrap(); }
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target)
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
     }
 }
 
@@ -144,7 +148,10 @@ fn json_fixes_keep_quotes_and_fix_only_reports_nothing_else() {
     std::fs::write(&path, "{\n  \"train_batch_size\": 64,\n  \"train_micro_batch_size_per_gpu\": 8,\n  \"gradient_accumulation_steps\": 2\n}\n").unwrap();
     let output = common::trainlint_in(&dir, &["check", "--fix-only", "--unsafe-fixes", "ds.json"]);
     assert_eq!(common::stdout(&output), "Fixed 1 error in 1 file.\n");
-    assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\n  \"train_batch_size\": 64,\n  \"train_micro_batch_size_per_gpu\": 8,\n  \"gradient_accumulation_steps\": 4\n}\n");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "{\n  \"train_batch_size\": 64,\n  \"train_micro_batch_size_per_gpu\": 8,\n  \"gradient_accumulation_steps\": 4\n}\n"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

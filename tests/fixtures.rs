@@ -12,11 +12,7 @@ use trainlint::render::{self, Summary, full::Style};
 use trainlint::settings::Overrides;
 
 fn input_of(path: &Path) -> String {
-    let mut files: Vec<PathBuf> = if path.is_dir() {
-        walk(path)
-    } else {
-        vec![path.to_path_buf()]
-    };
+    let mut files: Vec<PathBuf> = if path.is_dir() { walk(path) } else { vec![path.to_path_buf()] };
     files.sort();
     let mut out = String::new();
     for file in files {
@@ -62,7 +58,10 @@ fn snapshot_for(path: &Path) -> String {
     let full = render::full::render(&diagnostics, Style::plain());
     let json = render::json::render(&diagnostics, &Summary::new(files, &diagnostics));
     let fixed = fixed_output(path, &relative, &diagnostics);
-    format!("----- input -----\n{}\n----- diagnostics -----\n{full}\n----- json -----\n{json}\n----- fixed (--fix --unsafe-fixes) -----\n{fixed}", input_of(path))
+    format!(
+        "----- input -----\n{}\n----- diagnostics -----\n{full}\n----- json -----\n{json}\n----- fixed (--fix --unsafe-fixes) -----\n{fixed}",
+        input_of(path)
+    )
 }
 
 /// Applies every fix (safe and unsafe) the way `check --fix --unsafe-fixes`
@@ -75,7 +74,8 @@ fn fixed_output(path: &Path, relative: &Path, before: &[trainlint::diagnostic::D
         return "(no changes)\n".to_owned();
     }
     for fixed in before.iter().filter(|d| d.fix.as_ref().is_some_and(|f| trainlint::apply::applies(f, true))) {
-        let back = outcome.remaining.iter().find(|d| d.rule.code == fixed.rule.code && d.file.path() == fixed.file.path() && d.line_col().0 == fixed.line_col().0);
+        let back =
+            outcome.remaining.iter().find(|d| d.rule.code == fixed.rule.code && d.file.path() == fixed.file.path() && d.line_col().0 == fixed.line_col().0);
         assert!(back.is_none(), "{}: fixed {} still fires: {:?}", relative.display(), fixed.rule.code, back.map(|d| &d.message));
     }
     // Idempotence: the fixed copy has nothing left to fix.

@@ -95,7 +95,12 @@ fn environment_values_never_appear_in_any_output() {
         let all = format!("{}{}", common::stdout(&output), common::stderr(&output));
         assert!(!all.contains("hunter2"), "{format} printed the environment value");
     }
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_trainlint")).args(["show", "--output-format", "json", "c.yaml"]).current_dir(&dir).env("TRAINLINT_TEST_SECRET", "hunter2-do-not-print").output().unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_trainlint"))
+        .args(["show", "--output-format", "json", "c.yaml"])
+        .current_dir(&dir)
+        .env("TRAINLINT_TEST_SECRET", "hunter2-do-not-print")
+        .output()
+        .unwrap();
     let view: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
     assert!(!common::stdout(&output).contains("hunter2"));
     assert_eq!(view["resolved"]["with_default"], "public-default");
@@ -108,7 +113,10 @@ fn targets_and_components_are_data_never_executed() {
     let marker = dir.join("pwned");
     std::fs::write(
         dir.join("c.yaml"),
-        format!("model:\n  _target_: os.system\n  command: touch {m}\nloss:\n  _component_: subprocess.call\n  args: [touch, {m}]\nbatch_size: 4\n", m = marker.display()),
+        format!(
+            "model:\n  _target_: os.system\n  command: touch {m}\nloss:\n  _component_: subprocess.call\n  args: [touch, {m}]\nbatch_size: 4\n",
+            m = marker.display()
+        ),
     )
     .unwrap();
     let output = timed(&dir, &["check", "c.yaml"]);

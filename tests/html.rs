@@ -6,7 +6,16 @@ mod common;
 
 #[test]
 fn the_page_has_the_bars_and_no_external_requests() {
-    let output = common::trainlint(&["estimate", "fixtures/seeds/004_naics_embedder/config.yaml", "--gpu", "quadro-rtx-6000", "--gpu", "a100-80gb", "--output-format", "html"]);
+    let output = common::trainlint(&[
+        "estimate",
+        "fixtures/seeds/004_naics_embedder/config.yaml",
+        "--gpu",
+        "quadro-rtx-6000",
+        "--gpu",
+        "a100-80gb",
+        "--output-format",
+        "html",
+    ]);
     let html = common::stdout(&output);
     assert!(html.starts_with("<!doctype html>"));
     // 5 stages × 2 targets, each with a usable line and a label.

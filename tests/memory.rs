@@ -33,7 +33,16 @@ fn deepspeed_zero_estimators_exactly() {
         let (n, nodes, f) = (i["num_gpus_per_node"].as_u64().unwrap(), i["num_nodes"].as_u64().unwrap(), i["additional_buffer_factor"].as_f64().unwrap());
         let got = match case["estimator"].as_str().unwrap() {
             "zero2" => zero::zero2(p, n, nodes, i["cpu_offload"].as_bool().unwrap(), f),
-            "zero3" => zero::zero3(p, i["largest_layer_params"].as_f64().unwrap(), n, nodes, i["cpu_offload"].as_bool().unwrap(), i["cpu_offload_params"].as_bool().unwrap(), i["zero_init"].as_bool().unwrap(), f),
+            "zero3" => zero::zero3(
+                p,
+                i["largest_layer_params"].as_f64().unwrap(),
+                n,
+                nodes,
+                i["cpu_offload"].as_bool().unwrap(),
+                i["cpu_offload_params"].as_bool().unwrap(),
+                i["zero_init"].as_bool().unwrap(),
+                f,
+            ),
             other => panic!("{other}"),
         };
         assert_eq!(got.gpu, expected["gpu"].as_u64().unwrap(), "gpu bytes for {i}");
@@ -60,17 +69,33 @@ fn estimate(path: &std::path::Path, extra: &[&str]) -> serde_json::Value {
 }
 
 fn component(estimate: &serde_json::Value, name: &str) -> f64 {
-    estimate["components"].as_array().unwrap().iter().find(|c| c["name"].as_str().unwrap().starts_with(name)).unwrap_or_else(|| panic!("no {name} in {estimate:#}"))["bytes"].as_f64().unwrap()
+    estimate["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"].as_str().unwrap().starts_with(name))
+        .unwrap_or_else(|| panic!("no {name} in {estimate:#}"))["bytes"]
+        .as_f64()
+        .unwrap()
 }
 
 #[test]
 fn zero2_through_the_command_line() {
-    let path = temp_config("zero2", "trainlint: 1\nbatch: {micro_batch: 1}\nparallel: {devices: 8}\nmodel: {parameters: 2851000000}\nsharding: {zero_stage: 2}\ngpus: [a100-80gb]\n");
+    let path = temp_config(
+        "zero2",
+        "trainlint: 1\nbatch: {micro_batch: 1}\nparallel: {devices: 8}\nmodel: {parameters: 2851000000}\nsharding: {zero_stage: 2}\ngpus: [a100-80gb]\n",
+    );
     let value = estimate(&path, &[]);
     assert_eq!(component(&value, "model states (ZeRO-2"), 12_116_750_000.0);
-    let path = temp_config("zero2-offload", "trainlint: 1\nbatch: {micro_batch: 1}\nparallel: {devices: 8}\nmodel: {parameters: 2851000000}\nsharding: {zero_stage: 2, offload_optimizer: true}\ngpus: [a100-80gb]\n");
+    let path = temp_config(
+        "zero2-offload",
+        "trainlint: 1\nbatch: {micro_batch: 1}\nparallel: {devices: 8}\nmodel: {parameters: 2851000000}\nsharding: {zero_stage: 2, offload_optimizer: true}\ngpus: [a100-80gb]\n",
+    );
     assert_eq!(component(&estimate(&path, &[]), "model states (ZeRO-2"), 5_702_000_000.0);
-    let path = temp_config("zero3", "trainlint: 1\nbatch: {micro_batch: 1}\nparallel: {devices: 8}\nmodel: {parameters: 2851000000, largest_layer_parameters: 32000000}\nsharding: {zero_stage: 3}\ngpus: [a100-80gb]\n");
+    let path = temp_config(
+        "zero3",
+        "trainlint: 1\nbatch: {micro_batch: 1}\nparallel: {devices: 8}\nmodel: {parameters: 2851000000, largest_layer_parameters: 32000000}\nsharding: {zero_stage: 3}\ngpus: [a100-80gb]\n",
+    );
     assert_eq!(component(&estimate(&path, &[]), "model states (ZeRO-3"), 6_542_750_000.0);
 }
 
@@ -82,7 +107,11 @@ fn accelerate_fp32_row_exactly_and_the_mixed_precision_difference() {
     let breakdown = &bert["current_code_output"]["training_breakdown_bytes"];
     let accelerate_peak = ["model", "optimizer", "gradients", "step"].iter().map(|k| breakdown[k].as_u64().unwrap()).max().unwrap();
     let parameters = fp32_bytes / 4;
-    let config = |precision: &str| format!("trainlint: 1\nbatch: {{micro_batch: 1}}\nparallel: {{devices: 1}}\nprecision: {precision}\noptimizer: adamw\nmodel: {{parameters: {parameters}}}\ngpus: [a100-80gb]\n");
+    let config = |precision: &str| {
+        format!(
+            "trainlint: 1\nbatch: {{micro_batch: 1}}\nparallel: {{devices: 1}}\nprecision: {precision}\noptimizer: adamw\nmodel: {{parameters: {parameters}}}\ngpus: [a100-80gb]\n"
+        )
+    };
     let value = estimate(&temp_config("acc32", &config("32-true")), &[]);
     let model_states = component(&value, "weights") + component(&value, "gradients") + component(&value, "optimizer states");
     assert_eq!(model_states as u64, accelerate_peak, "fp32: weights + gradients + AdamW = accelerate's 4 × fp32 size");
@@ -133,7 +162,18 @@ fn calibration_with_two_points_reproduces_them() {
 #[test]
 fn seed_004_plan_keeps_one_effective_batch_on_four_gpus() {
     let output = common::trainlint(&[
-        "plan", "fixtures/seeds/004_naics_embedder/config.yaml", "--gpu", "quadro-rtx-6000", "--gpu", "v100-32gb", "--gpu", "a100-40gb", "--gpu", "a100-80gb", "--output-format", "json",
+        "plan",
+        "fixtures/seeds/004_naics_embedder/config.yaml",
+        "--gpu",
+        "quadro-rtx-6000",
+        "--gpu",
+        "v100-32gb",
+        "--gpu",
+        "a100-40gb",
+        "--gpu",
+        "a100-80gb",
+        "--output-format",
+        "json",
     ]);
     assert_eq!(output.status.code(), Some(0), "{}", common::stderr(&output));
     let rows: Vec<serde_json::Value> = serde_json::from_str(&common::stdout(&output)).unwrap();
@@ -168,7 +208,10 @@ fn mem001_on_the_overflowing_stage_points_at_the_stage_file() {
 
 #[test]
 fn expressions_are_never_code() {
-    let path = temp_config("evil", "trainlint: 1\nbatch: {micro_batch: 1}\nparallel: {devices: 1}\nmemory:\n  terms:\n    - name: evil\n      bytes: \"__import__('os').system('touch /tmp/pwned')\"\ngpus: [a100-80gb]\n");
+    let path = temp_config(
+        "evil",
+        "trainlint: 1\nbatch: {micro_batch: 1}\nparallel: {devices: 1}\nmemory:\n  terms:\n    - name: evil\n      bytes: \"__import__('os').system('touch /tmp/pwned')\"\ngpus: [a100-80gb]\n",
+    );
     let text = path.display().to_string();
     let output = common::trainlint(&["estimate", &text]);
     assert_eq!(output.status.code(), Some(2));

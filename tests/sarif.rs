@@ -44,7 +44,11 @@ fn github_annotations_are_escaped() {
     let text = common::stdout(&output);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 3);
-    assert!(lines[0].starts_with("::error file=fixtures/rules/SCH002/mixed_errors.yaml,line=4,col=16,endLine=4,endColumn=20,title=trainlint (SCH002)::"), "{}", lines[0]);
+    assert!(
+        lines[0].starts_with("::error file=fixtures/rules/SCH002/mixed_errors.yaml,line=4,col=16,endLine=4,endColumn=20,title=trainlint (SCH002)::"),
+        "{}",
+        lines[0]
+    );
     assert!(lines[0].contains("%0Ahelp: "), "newlines escaped");
     let warning = common::stdout(&common::trainlint(&["check", "--output-format", "github", "fixtures/rules/ENV002/async_backend.yaml"]));
     assert!(warning.starts_with("::warning file="), "{warning}");

@@ -75,8 +75,15 @@ fn splicing_a_scalar_changes_exactly_that_value() {
             spliced.push_str(&text[..node.span.start]);
             spliced.push_str(&content);
             spliced.push_str(&text[node.span.end..]);
-            let (new_root, _) = parse_text(&spliced, file.format).unwrap_or_else(|e| panic!("{}: splicing {content} at {:?} broke the file: {e:?}", file.display, node.span));
-            assert_eq!(new_root.to_json(), expect(&root, &node.span, &value), "{}: splicing {content} at {:?} changed more than that value", file.display, node.span);
+            let (new_root, _) =
+                parse_text(&spliced, file.format).unwrap_or_else(|e| panic!("{}: splicing {content} at {:?} broke the file: {e:?}", file.display, node.span));
+            assert_eq!(
+                new_root.to_json(),
+                expect(&root, &node.span, &value),
+                "{}: splicing {content} at {:?} changed more than that value",
+                file.display,
+                node.span
+            );
             splices += 1;
         }
     }

@@ -39,9 +39,7 @@ pub fn accept(diagnostics: &[Diagnostic], unsafe_fixes: bool) -> Accepted {
     for diagnostic in diagnostics {
         let Some(fix) = diagnostic.fix.as_ref().filter(|f| applies(f, unsafe_fixes)) else { continue };
         let keyed: Vec<(PathBuf, &Edit)> = fix.edits.iter().map(|e| (canonical(e.file.path()), e)).collect();
-        let overlaps = keyed.iter().any(|(path, edit)| {
-            accepted.edits.get(path).is_some_and(|taken| taken.iter().any(|t| overlap(&t.span, &edit.span)))
-        });
+        let overlaps = keyed.iter().any(|(path, edit)| accepted.edits.get(path).is_some_and(|taken| taken.iter().any(|t| overlap(&t.span, &edit.span))));
         // Two edits of one fix that touch each other cannot both be applied either.
         let self_overlap = keyed.iter().enumerate().any(|(i, (p, a))| keyed.iter().skip(i + 1).any(|(q, b)| p == q && overlap(&a.span, &b.span)));
         if overlaps || self_overlap || keyed.is_empty() {
@@ -84,10 +82,9 @@ pub fn splice(text: &str, edits: &[Edit]) -> String {
 /// A fixed text that no longer parses is a bug in a fix: report it, write nothing.
 pub fn check_reparses(path: &Path, display: &str, text: &str) -> Result<(), FatalError> {
     let format = Format::from_path(path).unwrap_or(Format::Yaml);
-    load::parse_text(text, format).map(|_| ()).map_err(|error| FatalError::FixFailed {
-        path: display.to_owned(),
-        reason: format!("the fixed text would not parse ({error:?}); nothing was written"),
-    })
+    load::parse_text(text, format)
+        .map(|_| ())
+        .map_err(|error| FatalError::FixFailed { path: display.to_owned(), reason: format!("the fixed text would not parse ({error:?}); nothing was written") })
 }
 
 /// A file to write: its text as first read, and the fixed text.
@@ -107,7 +104,10 @@ pub fn preflight(changes: &[Change]) -> Result<(), FatalError> {
         let on_disk = std::fs::read(&change.path).map_err(|e| FatalError::Io { path: change.display.clone(), reason: e.to_string() })?;
         let text = String::from_utf8_lossy(&on_disk);
         if text.strip_prefix(BOM).unwrap_or(&text) != change.original {
-            return Err(FatalError::FixFailed { path: change.display.clone(), reason: "the file changed on disk since it was read; nothing was written (run again)".into() });
+            return Err(FatalError::FixFailed {
+                path: change.display.clone(),
+                reason: "the file changed on disk since it was read; nothing was written (run again)".into(),
+            });
         }
         let metadata = std::fs::metadata(&change.path).map_err(|e| FatalError::Io { path: change.display.clone(), reason: e.to_string() })?;
         if metadata.permissions().readonly() {

@@ -1,14 +1,14 @@
+use crate::apply::{self, Change};
 use crate::cli::CheckArgs;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::error::FatalError;
 use crate::linter::{self, FileReport};
-use crate::load::git::Revision;
-use crate::resolve::ResolvedConfig;
-use crate::load::discover::{self, Excludes};
-use crate::render::{self, OutputFormat, Summary, full::Style};
-use crate::settings::{Overrides, Settings, nearest_manifest};
 use crate::load::Overlay;
-use crate::apply::{self, Change};
+use crate::load::discover::{self, Excludes};
+use crate::load::git::Revision;
+use crate::render::{self, OutputFormat, Summary, full::Style};
+use crate::resolve::ResolvedConfig;
+use crate::settings::{Overrides, Settings, nearest_manifest};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -35,7 +35,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
         for change in &outcome.changes {
             apply::write_atomic(change)?;
         }
-        let fixed_line = format!("Fixed {} error{} in {} file{}.", outcome.applied, plural(outcome.applied), outcome.changes.len(), plural(outcome.changes.len()));
+        let fixed_line =
+            format!("Fixed {} error{} in {} file{}.", outcome.applied, plural(outcome.applied), outcome.changes.len(), plural(outcome.changes.len()));
         if args.fix_only {
             super::print(&format!("{fixed_line}\n"));
             return Ok(ExitCode::SUCCESS);
@@ -75,12 +76,25 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
 
 /// Discovers the files under `paths` and returns how many there are and every
 /// diagnostic, sorted: the whole of `check` but the rendering.
-pub fn collect(paths: &[PathBuf], overrides: &Overrides, baseline: Option<&str>, force_exclude: bool, forced_manifest: bool) -> Result<(usize, Vec<Diagnostic>), FatalError> {
+pub fn collect(
+    paths: &[PathBuf],
+    overrides: &Overrides,
+    baseline: Option<&str>,
+    force_exclude: bool,
+    forced_manifest: bool,
+) -> Result<(usize, Vec<Diagnostic>), FatalError> {
     collect_with(paths, overrides, baseline, force_exclude, forced_manifest, &Overlay::default())
 }
 
 /// `collect`, reading files from `overlay` where it holds them (fixes not yet written).
-pub fn collect_with(paths: &[PathBuf], overrides: &Overrides, baseline: Option<&str>, force_exclude: bool, forced_manifest: bool, overlay: &Overlay) -> Result<(usize, Vec<Diagnostic>), FatalError> {
+pub fn collect_with(
+    paths: &[PathBuf],
+    overrides: &Overrides,
+    baseline: Option<&str>,
+    force_exclude: bool,
+    forced_manifest: bool,
+    overlay: &Overlay,
+) -> Result<(usize, Vec<Diagnostic>), FatalError> {
     // The manifest found from the first path decides what is walked (its excludes)...
     let mut settings = Settings::discover(paths, overrides)?;
     settings.load.overlay = overlay.clone();
@@ -109,7 +123,10 @@ pub fn collect_with(paths: &[PathBuf], overrides: &Overrides, baseline: Option<&
     linter::dedupe(&mut diagnostics);
     if let Some(stage) = &overrides.stage {
         // The stage's own findings, and those of its stage file; not the base's or other stages'.
-        diagnostics.retain(|d| d.stage.as_deref() == Some(stage.as_str()) || d.stage.is_none() && settings.is_stage_file(d.file.path()) && d.file.path().file_stem().is_some_and(|s| s.to_string_lossy() == *stage));
+        diagnostics.retain(|d| {
+            d.stage.as_deref() == Some(stage.as_str())
+                || d.stage.is_none() && settings.is_stage_file(d.file.path()) && d.file.path().file_stem().is_some_and(|s| s.to_string_lossy() == *stage)
+        });
     }
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     Ok((files.len(), diagnostics))
@@ -128,7 +145,14 @@ pub struct FixOutcome {
     pub remaining: Vec<Diagnostic>,
 }
 
-pub fn fix_loop(paths: &[PathBuf], overrides: &Overrides, baseline: Option<&str>, force_exclude: bool, forced_manifest: bool, unsafe_fixes: bool) -> Result<FixOutcome, FatalError> {
+pub fn fix_loop(
+    paths: &[PathBuf],
+    overrides: &Overrides,
+    baseline: Option<&str>,
+    force_exclude: bool,
+    forced_manifest: bool,
+    unsafe_fixes: bool,
+) -> Result<FixOutcome, FatalError> {
     let mut overlay: HashMap<PathBuf, String> = HashMap::new();
     let mut originals: BTreeMap<PathBuf, (String, String)> = BTreeMap::new();
     let mut applied = 0;
@@ -243,7 +267,8 @@ fn check_files<T: Send>(files: &[discover::SourcePath], settings: &Settings, kee
     let chunk = files.len().div_ceil(threads).max(1);
     let keep = &keep;
     std::thread::scope(|scope| {
-        let handles: Vec<_> = files.chunks(chunk).map(|part| scope.spawn(move || part.iter().map(|f| linter::lint_file(f, settings).map(keep)).collect::<Vec<_>>())).collect();
+        let handles: Vec<_> =
+            files.chunks(chunk).map(|part| scope.spawn(move || part.iter().map(|f| linter::lint_file(f, settings).map(keep)).collect::<Vec<_>>())).collect();
         handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     })
 }

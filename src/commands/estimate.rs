@@ -19,8 +19,14 @@ fn views(config: &PathBuf, settings: &Settings, stage: Option<&str>) -> Result<V
     let files = discover::discover(std::slice::from_ref(config), &excludes, false)?;
     let file = files.first().ok_or_else(|| FatalError::usage(format!("`{}` is not a config file", config.display()), None))?;
     let report = linter::lint_file(file, settings)?;
-    let base = report.resolved.ok_or_else(|| FatalError::usage(format!("`{}` cannot be read as a config", file.display), Some(format!("`trainlint check {}` says why", file.display))))?;
-    let is_base = settings.manifest.curriculum.as_ref().is_some_and(|c| std::fs::canonicalize(settings.root.join(&c.base)).ok() == std::fs::canonicalize(&file.path).ok());
+    let base = report.resolved.ok_or_else(|| {
+        FatalError::usage(format!("`{}` cannot be read as a config", file.display), Some(format!("`trainlint check {}` says why", file.display)))
+    })?;
+    let is_base = settings
+        .manifest
+        .curriculum
+        .as_ref()
+        .is_some_and(|c| std::fs::canonicalize(settings.root.join(&c.base)).ok() == std::fs::canonicalize(&file.path).ok());
     if !is_base {
         if let Some(name) = stage {
             return Err(FatalError::usage(format!("no curriculum stage `{name}`: `{}` is not the base of the manifest's [curriculum]", file.display), None));
@@ -47,7 +53,10 @@ fn targets(view: &ResolvedConfig, settings: &Settings, all: bool) -> Result<Vec<
     }
     let targets = crate::rules::memory::targets(view, settings);
     if targets.is_empty() {
-        return Err(FatalError::usage("no GPU target", Some("pass `--gpu ID` (repeatable; `trainlint gpus` lists them), set `gpus` in the manifest or the config, or use --all-gpus".to_owned())));
+        return Err(FatalError::usage(
+            "no GPU target",
+            Some("pass `--gpu ID` (repeatable; `trainlint gpus` lists them), set `gpus` in the manifest or the config, or use --all-gpus".to_owned()),
+        ));
     }
     Ok(targets)
 }
@@ -103,7 +112,13 @@ fn estimate_table(e: &Estimate) -> String {
         out.push_str(&format!("  {:<width$}  {:>11}  {:>5.1}%  {}\n", c.name, human_bytes(c.bytes), share, c.depends_on));
     }
     out.push_str(&format!("  {:<width$}  {:>11}\n", "total", human_bytes(e.total_bytes)));
-    out.push_str(&format!("  {:<width$}  {:>11}  ({} × safety margin {})\n", "usable", human_bytes(e.usable_bytes), human_bytes(e.capacity_bytes), e.safety_margin));
+    out.push_str(&format!(
+        "  {:<width$}  {:>11}  ({} × safety margin {})\n",
+        "usable",
+        human_bytes(e.usable_bytes),
+        human_bytes(e.capacity_bytes),
+        e.safety_margin
+    ));
     out.push_str(&format!("  fits: {}", if e.fits { "yes" } else { "NO" }));
     match e.max_micro_batch {
         Some(m) => out.push_str(&format!("; largest micro batch that fits: {m}\n")),
@@ -211,7 +226,8 @@ fn apply_stage(settings: &Settings, view: &ResolvedConfig, row: &PlanRow) -> Res
     let source = std::sync::Arc::clone(&fix.edits[0].file);
     let fixed = crate::apply::splice(source.text(), &fix.edits);
     crate::apply::check_reparses(source.path(), source.display(), &fixed)?;
-    let change = crate::apply::Change { path: crate::apply::canonical(source.path()), display: source.display().to_owned(), original: source.text().to_owned(), fixed };
+    let change =
+        crate::apply::Change { path: crate::apply::canonical(source.path()), display: source.display().to_owned(), original: source.text().to_owned(), fixed };
     crate::apply::preflight(std::slice::from_ref(&change))?;
     crate::apply::write_atomic(&change)?;
     super::print(&line(Some(micro), Some(accumulation), row.peak_bytes, row.usable_bytes, "yes"));
@@ -238,7 +254,9 @@ fn apply_plan(settings: &Settings, config: &PathBuf, views: &[ResolvedConfig], r
     for (view, row) in views.iter().zip(rows).filter(|(v, _)| v.stage.is_some()) {
         let (Some(micro), Some(accumulation)) = (row.micro_batch, row.accumulation) else { continue };
         let stage_file = view.files.last();
-        let sets_its_own = [Role::MicroBatch, Role::Accumulation].iter().any(|r| view.role(*r).is_some_and(|v| stage_file.is_some_and(|f| std::sync::Arc::ptr_eq(&v.file, f))));
+        let sets_its_own = [Role::MicroBatch, Role::Accumulation]
+            .iter()
+            .any(|r| view.role(*r).is_some_and(|v| stage_file.is_some_and(|f| std::sync::Arc::ptr_eq(&v.file, f))));
         if (micro, accumulation) != (base_micro, base_accumulation) || sets_its_own {
             fixes.push(set_roles(view, &[(Role::MicroBatch, micro), (Role::Accumulation, accumulation)], Applicability::Unsafe, "plan".into()));
         }

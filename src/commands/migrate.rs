@@ -27,6 +27,11 @@ pub fn run(args: &MigrateArgs) -> Result<ExitCode, FatalError> {
         super::print(&render::full::render(&outcome.remaining, Style::detect()));
     }
     let verb = if args.write { "Applied" } else { "Would apply" };
-    eprintln!("{verb} {} in {}; {} left to do by hand.", count(outcome.applied, "migration"), count(outcome.changes.len(), "file"), count(outcome.remaining.len(), "finding"));
+    eprintln!(
+        "{verb} {} in {}; {} left to do by hand.",
+        count(outcome.applied, "migration"),
+        count(outcome.changes.len(), "file"),
+        count(outcome.remaining.len(), "finding")
+    );
     Ok(if !args.write && !outcome.changes.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

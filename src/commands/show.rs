@@ -51,9 +51,14 @@ pub fn run(args: &ShowArgs) -> Result<ExitCode, FatalError> {
 /// The resolved view of one curriculum stage, by name or file stem.
 fn stage_view(settings: &Settings, name: &str) -> Result<ResolvedConfig, FatalError> {
     let Some(spec) = &settings.manifest.curriculum else {
-        return Err(FatalError::usage("--stage needs a manifest with a [curriculum] table", Some("name the base config and its stage files under [curriculum] in trainlint.toml".to_owned())));
+        return Err(FatalError::usage(
+            "--stage needs a manifest with a [curriculum] table",
+            Some("name the base config and its stage files under [curriculum] in trainlint.toml".to_owned()),
+        ));
     };
-    let from_disk = |path: &std::path::Path, display: &str| crate::load::load_file(path, display, crate::load::Format::from_path(path).unwrap_or(crate::load::Format::Yaml));
+    let from_disk = |path: &std::path::Path, display: &str| {
+        crate::load::load_file(path, display, crate::load::Format::from_path(path).unwrap_or(crate::load::Format::Yaml))
+    };
     let Some(curriculum) = crate::resolve::curriculum::resolve(spec, settings, &from_disk)? else {
         return Err(FatalError::usage("the curriculum's base config cannot be read", Some("`trainlint check` on it says why".to_owned())));
     };
@@ -132,11 +137,14 @@ fn human(resolved: &ResolvedConfig) -> String {
             let why = if !b.auto.is_empty() {
                 format!("{} set to \"auto\" (filled in at launch)", b.auto.iter().map(|r| r.name()).collect::<Vec<_>>().join(", "))
             } else if let Some(problem) = &b.problem {
-                format!("the batch values are inconsistent ({}); `trainlint check` explains", match problem {
-                    crate::resolve::batch::BatchProblem::Underspecified => "no batch size",
-                    crate::resolve::batch::BatchProblem::Floors { .. } => "a derivation would floor",
-                    crate::resolve::batch::BatchProblem::GlobalMismatch { .. } => "global batch ≠ micro × accumulation × world",
-                })
+                format!(
+                    "the batch values are inconsistent ({}); `trainlint check` explains",
+                    match problem {
+                        crate::resolve::batch::BatchProblem::Underspecified => "no batch size",
+                        crate::resolve::batch::BatchProblem::Floors { .. } => "a derivation would floor",
+                        crate::resolve::batch::BatchProblem::GlobalMismatch { .. } => "global batch ≠ micro × accumulation × world",
+                    }
+                )
             } else if b.micro_batch.is_none() && b.global_batch.is_none() {
                 "the config states no batch size".to_owned()
             } else if b.world_size.is_none() {

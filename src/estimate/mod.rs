@@ -222,14 +222,29 @@ impl MemoryModel {
                     Some(bytes) => parameters * (1.0 - trainable_fraction) * bytes + trainable * precision.weight_bytes(),
                     None => parameters * precision.weight_bytes(),
                 };
-                fixed.push(Component { name: "weights".into(), bytes: weights / shard, depends_on: format!("parameters × {} B ({})", precision.weight_bytes(), precision.describe()), per_sample: false });
-                fixed.push(Component { name: "gradients".into(), bytes: trainable * precision.gradient_bytes() / shard, depends_on: format!("trainable parameters × {} B", precision.gradient_bytes()), per_sample: false });
+                fixed.push(Component {
+                    name: "weights".into(),
+                    bytes: weights / shard,
+                    depends_on: format!("parameters × {} B ({})", precision.weight_bytes(), precision.describe()),
+                    per_sample: false,
+                });
+                fixed.push(Component {
+                    name: "gradients".into(),
+                    bytes: trainable * precision.gradient_bytes() / shard,
+                    depends_on: format!("trainable parameters × {} B", precision.gradient_bytes()),
+                    per_sample: false,
+                });
                 let optimizer = role_str(Role::Optimizer).unwrap_or_else(|| "adamw".into());
                 let per_param = optimizer_bytes(&optimizer).unwrap_or_else(|| {
                     notes.push(format!("optimizer `{optimizer}` unknown: AdamW's 8 B per parameter assumed"));
                     8.0
                 });
-                fixed.push(Component { name: "optimizer states".into(), bytes: trainable * per_param / shard, depends_on: format!("trainable parameters × {per_param} B ({optimizer})"), per_sample: false });
+                fixed.push(Component {
+                    name: "optimizer states".into(),
+                    bytes: trainable * per_param / shard,
+                    depends_on: format!("trainable parameters × {per_param} B ({optimizer})"),
+                    per_sample: false,
+                });
             }
             if resolved.role(Role::Ema).and_then(|v| v.value.as_bool()) == Some(true) {
                 // One fp32 copy of the parameters (FACTS.md §4, marked there as inference).
@@ -240,7 +255,12 @@ impl MemoryModel {
         }
 
         let context_mib = memory.cuda_context_mib.unwrap_or(DEFAULT_CUDA_CONTEXT_MIB);
-        fixed.push(Component { name: "CUDA context".into(), bytes: context_mib * MIB, depends_on: format!("{context_mib} MiB (memory.cuda_context_mib)"), per_sample: false });
+        fixed.push(Component {
+            name: "CUDA context".into(),
+            bytes: context_mib * MIB,
+            depends_on: format!("{context_mib} MiB (memory.cuda_context_mib)"),
+            per_sample: false,
+        });
 
         let mut scaling = Vec::new();
         let mut activations_modelled = false;
@@ -266,7 +286,8 @@ impl MemoryModel {
                 if name == "micro_batch" {
                     continue;
                 }
-                let value = lookup_name(resolved, name).ok_or_else(|| NotEstimable(format!("memory term `{}`: `{name}` is not a number in the config", term.name)))?;
+                let value =
+                    lookup_name(resolved, name).ok_or_else(|| NotEstimable(format!("memory term `{}`: `{name}` is not a number in the config", term.name)))?;
                 lookup.push((name.clone(), value));
             }
             if names.iter().any(|n| n == "micro_batch") {
@@ -302,7 +323,12 @@ impl MemoryModel {
                     let value = expr
                         .eval(&|n: &str| if n == "micro_batch" { Some(micro as f64) } else { lookup.iter().find(|(k, _)| k == n).map(|(_, v)| *v) })
                         .unwrap_or(0.0);
-                    out.push(Component { name: name.clone(), bytes: value, depends_on: depends_on.clone(), per_sample: depends_on.split(", ").any(|d| d == "micro_batch") })
+                    out.push(Component {
+                        name: name.clone(),
+                        bytes: value,
+                        depends_on: depends_on.clone(),
+                        per_sample: depends_on.split(", ").any(|d| d == "micro_batch"),
+                    })
                 }
             }
         }
@@ -320,7 +346,12 @@ impl MemoryModel {
         if let Some(calibration) = &self.calibration {
             let fitted = calibration.fixed_bytes + calibration.per_sample_bytes * micro as f64;
             let formula: f64 = out.iter().map(|c| c.bytes).sum();
-            out.push(Component { name: "calibration (measured − formula)".into(), bytes: fitted - formula, depends_on: format!("{} measured peak(s)", calibration.points), per_sample: false });
+            out.push(Component {
+                name: "calibration (measured − formula)".into(),
+                bytes: fitted - formula,
+                depends_on: format!("{} measured peak(s)", calibration.points),
+                per_sample: false,
+            });
         }
         out
     }
@@ -395,7 +426,13 @@ impl MemoryModel {
             (mean_y - slope * mean_x, slope)
         };
         let residual = points.iter().map(|(m, peak)| (peak - (fixed + per_sample * *m as f64)).abs()).fold(0.0, f64::max);
-        Some(Calibration { points: points.len(), fixed_bytes: fixed, per_sample_bytes: per_sample, formula_error_bytes: formula_error, residual_bytes: residual })
+        Some(Calibration {
+            points: points.len(),
+            fixed_bytes: fixed,
+            per_sample_bytes: per_sample,
+            formula_error_bytes: formula_error,
+            residual_bytes: residual,
+        })
     }
 }
 

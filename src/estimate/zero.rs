@@ -29,18 +29,29 @@ pub fn zero2(total_params: f64, gpus_per_node: u64, nodes: u64, cpu_offload: boo
 }
 
 /// ZeRO stage 3: the largest layer gathered in fp32 (4L) plus the sharded states.
-pub fn zero3(total_params: f64, largest_layer_params: f64, gpus_per_node: u64, nodes: u64, offload_optimizer: bool, offload_params: bool, zero_init: bool, buffer_factor: f64) -> ModelStates {
+pub fn zero3(
+    total_params: f64,
+    largest_layer_params: f64,
+    gpus_per_node: u64,
+    nodes: u64,
+    offload_optimizer: bool,
+    offload_params: bool,
+    zero_init: bool,
+    buffer_factor: f64,
+) -> ModelStates {
     let total_gpus = (gpus_per_node * nodes) as f64;
     let n = gpus_per_node as f64;
     let gpus_factor = 1.0 / nodes as f64;
     let largest_layer_memory = 4.0 * largest_layer_params;
     let (gpu, cpu) = match (offload_optimizer, offload_params) {
         (true, true) => {
-            let cpu = if zero_init { total_params * 18.0 * gpus_factor * buffer_factor } else { total_params * (4.0 * n).max(18.0 * gpus_factor) * buffer_factor };
+            let cpu =
+                if zero_init { total_params * 18.0 * gpus_factor * buffer_factor } else { total_params * (4.0 * n).max(18.0 * gpus_factor) * buffer_factor };
             (largest_layer_memory, cpu)
         }
         (true, false) => {
-            let cpu = if zero_init { total_params * 16.0 * gpus_factor * buffer_factor } else { total_params * (4.0 * n).max(16.0 * gpus_factor) * buffer_factor };
+            let cpu =
+                if zero_init { total_params * 16.0 * gpus_factor * buffer_factor } else { total_params * (4.0 * n).max(16.0 * gpus_factor) * buffer_factor };
             (largest_layer_memory + (2.0 * total_params / total_gpus).trunc(), cpu)
         }
         _ => {

@@ -28,8 +28,7 @@ impl Excludes {
         let defaults: Vec<String> = DEFAULT_EXCLUDE.iter().map(|s| (*s).to_owned()).collect();
         let mut builder = GlobSetBuilder::new();
         for pattern in exclude.unwrap_or(&defaults).iter().chain(extend_exclude) {
-            let glob = Glob::new(pattern.trim_end_matches('/'))
-                .map_err(|e| FatalError::usage(format!("invalid exclude pattern `{pattern}`: {e}"), None))?;
+            let glob = Glob::new(pattern.trim_end_matches('/')).map_err(|e| FatalError::usage(format!("invalid exclude pattern `{pattern}`: {e}"), None))?;
             builder.add(glob);
         }
         let set = builder.build().map_err(|e| FatalError::usage(format!("invalid exclude patterns: {e}"), None))?;

@@ -49,20 +49,15 @@ pub fn parse(text: &str) -> Result<JsonTree, LoadError> {
 
 fn convert(value: ast::Value<'_>, duplicates: &mut Vec<DuplicateKey>) -> Node {
     match value {
-        ast::Value::StringLit(s) => Node {
-            value: Value::Str(s.value.into_owned()),
-            span: s.range.start..s.range.end,
-            alias: None,
-            style: Some(ScalarStyle::DoubleQuoted),
-            origin: 0,
-        },
+        ast::Value::StringLit(s) => {
+            Node { value: Value::Str(s.value.into_owned()), span: s.range.start..s.range.end, alias: None, style: Some(ScalarStyle::DoubleQuoted), origin: 0 }
+        }
         ast::Value::NumberLit(n) => scalar(number(n.value), n.range),
         ast::Value::BooleanLit(b) => scalar(Value::Bool(b.value), b.range),
         ast::Value::NullKeyword(n) => scalar(Value::Null, n.range),
-        ast::Value::Array(array) => Node::new(
-            Value::Seq(array.elements.into_iter().map(|e| convert(e, duplicates)).collect()),
-            array.range.start..array.range.end,
-        ),
+        ast::Value::Array(array) => {
+            Node::new(Value::Seq(array.elements.into_iter().map(|e| convert(e, duplicates)).collect()), array.range.start..array.range.end)
+        }
         ast::Value::Object(object) => {
             let span = object.range.start..object.range.end;
             let mut entries: Vec<Entry> = Vec::with_capacity(object.properties.len());

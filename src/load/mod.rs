@@ -66,10 +66,9 @@ impl LoadError {
         match self {
             LoadError::Empty | LoadError::TooLarge { .. } => 0..0,
             LoadError::Binary { offset } | LoadError::NotUtf8 { offset } => *offset..*offset,
-            LoadError::Syntax { span, .. }
-            | LoadError::AliasBudget { span, .. }
-            | LoadError::TooDeep { span, .. }
-            | LoadError::MultiDocument { span } => span.clone(),
+            LoadError::Syntax { span, .. } | LoadError::AliasBudget { span, .. } | LoadError::TooDeep { span, .. } | LoadError::MultiDocument { span } => {
+                span.clone()
+            }
         }
     }
 }

@@ -29,14 +29,10 @@ pub fn type_plain_scalar(text: &str) -> Value {
 
 fn parse_core_int(text: &str) -> Option<Value> {
     if let Some(octal) = text.strip_prefix("0o") {
-        return (!octal.is_empty() && octal.bytes().all(|b| (b'0'..=b'7').contains(&b)))
-            .then(|| i64::from_str_radix(octal, 8).ok().map(Value::Int))
-            .flatten();
+        return (!octal.is_empty() && octal.bytes().all(|b| (b'0'..=b'7').contains(&b))).then(|| i64::from_str_radix(octal, 8).ok().map(Value::Int)).flatten();
     }
     if let Some(hex) = text.strip_prefix("0x") {
-        return (!hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()))
-            .then(|| i64::from_str_radix(hex, 16).ok().map(Value::Int))
-            .flatten();
+        return (!hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit())).then(|| i64::from_str_radix(hex, 16).ok().map(Value::Int)).flatten();
     }
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {

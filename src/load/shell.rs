@@ -10,9 +10,9 @@
 //! first with flags — become a mapping: `--batch-size 8` and `--batch-size=8`
 //! give `batch_size: 8`, a flag without a value gives `true`.
 
+use super::LoadError;
 use super::scalar::type_plain_scalar;
 use super::tree::{Entry, Node, ScalarStyle, Value};
-use super::LoadError;
 use crate::source::Span;
 use std::collections::HashMap;
 
@@ -96,7 +96,9 @@ fn scalar(text: &str, span: Span, quoted: Option<ScalarStyle>, from_variable: Op
 }
 
 fn is_assignment(word: &str) -> bool {
-    word.split_once('=').is_some_and(|(name, _)| !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !name.starts_with(|c: char| c.is_ascii_digit()))
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !name.starts_with(|c: char| c.is_ascii_digit())
+    })
 }
 
 fn substitute(mut word: Word, variables: &HashMap<String, (String, Span, Option<ScalarStyle>)>) -> Word {
@@ -138,7 +140,8 @@ fn commands(text: &str) -> Result<Vec<Vec<Word>>, LoadError> {
                 while i < bytes.len() && !matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r' | b';' | b'|' | b'&') {
                     match bytes[i] {
                         b'\'' => {
-                            let close = text[i + 1..].find('\'').ok_or_else(|| LoadError::Syntax { message: "unterminated single quote".into(), span: i..i + 1 })?;
+                            let close =
+                                text[i + 1..].find('\'').ok_or_else(|| LoadError::Syntax { message: "unterminated single quote".into(), span: i..i + 1 })?;
                             textual.push_str(&text[i + 1..i + 1 + close]);
                             quoted = Some(ScalarStyle::SingleQuoted);
                             i += close + 2;

@@ -97,9 +97,7 @@ impl Builder<'_> {
                 self.push(node)?;
             }
             Event::SequenceStart(_, anchor, _) => self.stack.push(Frame::Seq { start: span.start, anchor, items: Vec::new() }),
-            Event::MappingStart(_, anchor, _) => {
-                self.stack.push(Frame::Map { start: span.start, anchor, entries: Vec::new(), key: None, merges: Vec::new() })
-            }
+            Event::MappingStart(_, anchor, _) => self.stack.push(Frame::Map { start: span.start, anchor, entries: Vec::new(), key: None, merges: Vec::new() }),
             Event::SequenceEnd => {
                 if let Some(Frame::Seq { start, anchor, items }) = self.stack.pop() {
                     let node = Node::new(Value::Seq(items), start..span.end.max(start));
@@ -194,10 +192,13 @@ fn apply_merges(entries: &mut Vec<Entry>, merges: Vec<Node>) {
     for source in merges {
         let maps = match source.value {
             Value::Map(map) => vec![map],
-            Value::Seq(items) => items.into_iter().filter_map(|n| match n.value {
-                Value::Map(map) => Some(map),
-                _ => None,
-            }).collect(),
+            Value::Seq(items) => items
+                .into_iter()
+                .filter_map(|n| match n.value {
+                    Value::Map(map) => Some(map),
+                    _ => None,
+                })
+                .collect(),
             _ => Vec::new(),
         };
         for map in maps {

@@ -124,11 +124,8 @@ impl miette::Diagnostic for MietteView<'_> {
         let primary = LabeledSpan::new_primary_with_span(d.label.clone(), d.span.start..d.span.end);
         // Labels in another file (a stage file, a Hydra defaults file) cannot share
         // this snippet; their message is part of the diagnostic's text instead.
-        let secondary = d
-            .labels
-            .iter()
-            .filter(|l| Arc::ptr_eq(&l.file, &d.file))
-            .map(|l| LabeledSpan::new_with_span(Some(l.message.clone()), l.span.start..l.span.end));
+        let secondary =
+            d.labels.iter().filter(|l| Arc::ptr_eq(&l.file, &d.file)).map(|l| LabeledSpan::new_with_span(Some(l.message.clone()), l.span.start..l.span.end));
         Some(Box::new(std::iter::once(primary).chain(secondary)))
     }
 }

@@ -43,10 +43,26 @@ pub fn render(title: &str, estimates: &[Estimate]) -> String {
         let usable = y(e.usable_bytes);
         svg.push_str(&format!(r##"<line class="usable" x1="{}" y1="{usable:.1}" x2="{}" y2="{usable:.1}" stroke="#d00" stroke-width="2" stroke-dasharray="5,3"><title>usable {}</title></line>"##, x - 6.0, x + bar_width + 6.0, human_bytes(e.usable_bytes)));
         let label = format!("{}{}", e.gpu, e.stage.as_ref().map(|s| format!(" · {s}")).unwrap_or_default());
-        svg.push_str(&format!(r##"<text x="{}" y="{}" font-size="11" text-anchor="middle">{}</text>"##, x + bar_width / 2.0, top + height + 16.0, escape(&label)));
+        svg.push_str(&format!(
+            r##"<text x="{}" y="{}" font-size="11" text-anchor="middle">{}</text>"##,
+            x + bar_width / 2.0,
+            top + height + 16.0,
+            escape(&label)
+        ));
         let fit = e.max_micro_batch.map_or("no fit".to_owned(), |m| format!("fits ≤ {m}"));
-        svg.push_str(&format!(r##"<text x="{}" y="{}" font-size="11" text-anchor="middle">micro {} · {}</text>"##, x + bar_width / 2.0, top + height + 32.0, e.micro_batch, escape(&fit)));
-        svg.push_str(&format!(r##"<text x="{}" y="{:.1}" font-size="11" text-anchor="middle">{}</text>"##, x + bar_width / 2.0, y(stacked) - 6.0, human_bytes(e.total_bytes)));
+        svg.push_str(&format!(
+            r##"<text x="{}" y="{}" font-size="11" text-anchor="middle">micro {} · {}</text>"##,
+            x + bar_width / 2.0,
+            top + height + 32.0,
+            e.micro_batch,
+            escape(&fit)
+        ));
+        svg.push_str(&format!(
+            r##"<text x="{}" y="{:.1}" font-size="11" text-anchor="middle">{}</text>"##,
+            x + bar_width / 2.0,
+            y(stacked) - 6.0,
+            human_bytes(e.total_bytes)
+        ));
     }
     svg.push_str("</svg>");
     let legend: String = names.iter().map(|n| format!(r##"<li><span style="background:{}"></span>{}</li>"##, colour(n), escape(n))).collect();

@@ -38,8 +38,10 @@ pub fn stage_paths(curriculum: &Curriculum, settings: &Settings) -> Result<Vec<(
                 Some((dir, name)) => (dir.to_owned(), name.to_owned()),
                 None => (String::new(), pattern.clone()),
             };
-            let matcher = Glob::new(&name).map_err(|e| FatalError::usage(format!("invalid curriculum stage pattern `{pattern}`: {e}"), None))?.compile_matcher();
-            let read = std::fs::read_dir(settings.root.join(&dir)).map_err(|e| FatalError::Io { path: settings.root.join(&dir).display().to_string(), reason: e.to_string() })?;
+            let matcher =
+                Glob::new(&name).map_err(|e| FatalError::usage(format!("invalid curriculum stage pattern `{pattern}`: {e}"), None))?.compile_matcher();
+            let read = std::fs::read_dir(settings.root.join(&dir))
+                .map_err(|e| FatalError::Io { path: settings.root.join(&dir).display().to_string(), reason: e.to_string() })?;
             let mut names: Vec<String> = read.flatten().filter_map(|e| e.file_name().to_str().map(str::to_owned)).filter(|n| matcher.is_match(n)).collect();
             names.sort();
             names.into_iter().map(|n| if dir.is_empty() { n } else { format!("{dir}/{n}") }).collect()
@@ -59,7 +61,10 @@ pub fn inside_project(settings: &Settings, relative: &str) -> Result<(), FatalEr
         let root = std::fs::canonicalize(&settings.root).unwrap_or_else(|_| settings.root.clone());
         let target = std::fs::canonicalize(settings.root.join(path)).unwrap_or_else(|_| settings.root.join(path));
         if !target.starts_with(&root) {
-            return Err(FatalError::usage(format!("the curriculum file `{relative}` is outside the project folder"), Some("curriculum paths are relative to the manifest and stay inside its folder".to_owned())));
+            return Err(FatalError::usage(
+                format!("the curriculum file `{relative}` is outside the project folder"),
+                Some("curriculum paths are relative to the manifest and stay inside its folder".to_owned()),
+            ));
         }
     }
     Ok(())

@@ -19,8 +19,18 @@ pub const BINDINGS: [(Role, &str); 6] = [
 /// Keys that only DeepSpeed configs have at their top level (DeepSpeed's
 /// `docs/_pages/config-json.md`).
 const EVIDENCE: [&str; 12] = [
-    "train_micro_batch_size_per_gpu", "train_batch_size", "zero_optimization", "zero_allow_untested_optimizer", "steps_per_print",
-    "wall_clock_breakdown", "gradient_clipping", "quantize_training", "flops_profiler", "compression_training", "data_efficiency", "elasticity",
+    "train_micro_batch_size_per_gpu",
+    "train_batch_size",
+    "zero_optimization",
+    "zero_allow_untested_optimizer",
+    "steps_per_print",
+    "wall_clock_breakdown",
+    "gradient_clipping",
+    "quantize_training",
+    "flops_profiler",
+    "compression_training",
+    "data_efficiency",
+    "elasticity",
 ];
 
 pub fn evidence(root: &Node) -> Option<String> {

@@ -17,8 +17,12 @@ pub fn evidence(dialect: Dialect, root: &Node) -> Option<String> {
     match dialect {
         Dialect::Accelerate => {
             let found = listed(&["compute_environment", "distributed_type"]);
-            let typed = root.get("distributed_type").and_then(Node::as_str).is_some_and(|t| ["NO", "MULTI_GPU", "MULTI_CPU", "FSDP", "DEEPSPEED", "MEGATRON_LM", "XLA", "TPU", "MULTI_NPU", "MULTI_XPU"].contains(&t));
-            (!found.is_empty() && (typed || has("num_processes") || has("mixed_precision") || has("machine_rank"))).then(|| format!("accelerate launch keys {}", found.join(", ")))
+            let typed = root
+                .get("distributed_type")
+                .and_then(Node::as_str)
+                .is_some_and(|t| ["NO", "MULTI_GPU", "MULTI_CPU", "FSDP", "DEEPSPEED", "MEGATRON_LM", "XLA", "TPU", "MULTI_NPU", "MULTI_XPU"].contains(&t));
+            (!found.is_empty() && (typed || has("num_processes") || has("mixed_precision") || has("machine_rank")))
+                .then(|| format!("accelerate launch keys {}", found.join(", ")))
         }
         Dialect::Torchtune => contains_key(root, "_component_", 6).then(|| "`_component_` keys (torchtune recipe config)".to_owned()),
         Dialect::Axolotl => {
@@ -26,7 +30,8 @@ pub fn evidence(dialect: Dialect, root: &Node) -> Option<String> {
             (has("base_model") && !found.is_empty()).then(|| format!("`base_model` with Axolotl keys {}", found.join(", ")))
         }
         Dialect::LlamaFactory => {
-            let v0 = has("model_name_or_path") && (has("stage") || has("finetuning_type") || has("template") || has("export_dir") || has("infer_backend") || has("adapter_name_or_path"));
+            let v0 = has("model_name_or_path")
+                && (has("stage") || has("finetuning_type") || has("template") || has("export_dir") || has("infer_backend") || has("adapter_name_or_path"));
             let v1 = has("model") && (has("micro_batch_size") || has("model_class") || has("peft_config") || has("dist_config"));
             if v0 {
                 Some("`model_name_or_path` with LLaMA-Factory keys (`stage`, `finetuning_type`, `template`)".to_owned())
@@ -37,7 +42,17 @@ pub fn evidence(dialect: Dialect, root: &Node) -> Option<String> {
             }
         }
         Dialect::HfTrainer => {
-            let found = listed(&["per_device_train_batch_size", "per_device_eval_batch_size", "num_train_epochs", "eval_strategy", "evaluation_strategy", "save_strategy", "logging_steps", "output_dir", "gradient_checkpointing"]);
+            let found = listed(&[
+                "per_device_train_batch_size",
+                "per_device_eval_batch_size",
+                "num_train_epochs",
+                "eval_strategy",
+                "evaluation_strategy",
+                "save_strategy",
+                "logging_steps",
+                "output_dir",
+                "gradient_checkpointing",
+            ]);
             (found.len() >= 2).then(|| format!("HF TrainingArguments keys {}", found.join(", ")))
         }
         Dialect::Lightning => {
@@ -76,7 +91,9 @@ pub fn find_trainer(root: &Node) -> Option<String> {
         let entries = node.entries()?;
         for entry in entries {
             let child = if path.is_empty() { entry.key.clone() } else { format!("{path}.{}", entry.key) };
-            if entry.key == "trainer" && entry.value.entries().is_some_and(|_| LIGHTNING_TRAINER_KEYS.iter().filter(|k| entry.value.get(k).is_some()).count() >= 2) {
+            if entry.key == "trainer"
+                && entry.value.entries().is_some_and(|_| LIGHTNING_TRAINER_KEYS.iter().filter(|k| entry.value.get(k).is_some()).count() >= 2)
+            {
                 return Some(child);
             }
             if depth > 0
@@ -113,13 +130,47 @@ fn contains_key(node: &Node, key: &str, depth: usize) -> bool {
 
 /// Lightning 2.x `Trainer.__init__` arguments (lightning 2.6, `trainer/trainer.py`).
 pub const LIGHTNING_TRAINER_KEYS: [&str; 41] = [
-    "accelerator", "strategy", "devices", "num_nodes", "precision", "logger", "callbacks", "fast_dev_run", "max_epochs", "min_epochs",
-    "max_steps", "min_steps", "max_time", "limit_train_batches", "limit_val_batches", "limit_test_batches", "limit_predict_batches",
-    "overfit_batches", "val_check_interval", "check_val_every_n_epoch", "num_sanity_val_steps", "log_every_n_steps",
-    "enable_checkpointing", "enable_progress_bar", "enable_model_summary", "accumulate_grad_batches", "gradient_clip_val",
-    "gradient_clip_algorithm", "deterministic", "benchmark", "inference_mode", "use_distributed_sampler", "profiler",
-    "detect_anomaly", "barebones", "plugins", "sync_batchnorm", "reload_dataloaders_every_n_epochs", "default_root_dir",
-    "model_registry", "enable_autolog_hparams",
+    "accelerator",
+    "strategy",
+    "devices",
+    "num_nodes",
+    "precision",
+    "logger",
+    "callbacks",
+    "fast_dev_run",
+    "max_epochs",
+    "min_epochs",
+    "max_steps",
+    "min_steps",
+    "max_time",
+    "limit_train_batches",
+    "limit_val_batches",
+    "limit_test_batches",
+    "limit_predict_batches",
+    "overfit_batches",
+    "val_check_interval",
+    "check_val_every_n_epoch",
+    "num_sanity_val_steps",
+    "log_every_n_steps",
+    "enable_checkpointing",
+    "enable_progress_bar",
+    "enable_model_summary",
+    "accumulate_grad_batches",
+    "gradient_clip_val",
+    "gradient_clip_algorithm",
+    "deterministic",
+    "benchmark",
+    "inference_mode",
+    "use_distributed_sampler",
+    "profiler",
+    "detect_anomaly",
+    "barebones",
+    "plugins",
+    "sync_batchnorm",
+    "reload_dataloaders_every_n_epochs",
+    "default_root_dir",
+    "model_registry",
+    "enable_autolog_hparams",
 ];
 
 /// Role → key path for a dialect (paths relative to the file's root).
@@ -146,7 +197,11 @@ pub fn bindings(dialect: Dialect) -> &'static [(Role, &'static str)] {
             (Role::SequenceLength, "tokenizer.max_seq_len"),
             (Role::LearningRate, "optimizer.lr"),
         ],
-        Dialect::Accelerate => &[(Role::Devices, "num_processes"), (Role::ZeroStage, "deepspeed_config.zero_stage"), (Role::Accumulation, "deepspeed_config.gradient_accumulation_steps")],
+        Dialect::Accelerate => &[
+            (Role::Devices, "num_processes"),
+            (Role::ZeroStage, "deepspeed_config.zero_stage"),
+            (Role::Accumulation, "deepspeed_config.gradient_accumulation_steps"),
+        ],
         Dialect::Lightning => &[
             (Role::Devices, "trainer.devices"),
             (Role::Nodes, "trainer.num_nodes"),
@@ -248,7 +303,9 @@ pub fn derived(dialect: Dialect, root: &Node) -> Vec<Derived> {
             // A Hydra trainer group file has the Trainer arguments at its top level;
             // an in-house layout nests them (`training.trainer`).
             let prefix = find_trainer(root).map(|p| format!("{p}.")).unwrap_or_default();
-            for (role, key) in [(Role::Devices, "devices"), (Role::Nodes, "num_nodes"), (Role::Precision, "precision"), (Role::Accumulation, "accumulate_grad_batches")] {
+            for (role, key) in
+                [(Role::Devices, "devices"), (Role::Nodes, "num_nodes"), (Role::Precision, "precision"), (Role::Accumulation, "accumulate_grad_batches")]
+            {
                 let path = format!("{prefix}{key}");
                 if let Some(node) = root.get_dotted(&path) {
                     push(role, node.to_json(), &path);
@@ -258,7 +315,13 @@ pub fn derived(dialect: Dialect, root: &Node) -> Vec<Derived> {
         Dialect::ModelConfig => {
             if let Some(path) = find_model_shape(root) {
                 let prefix = if path.is_empty() { String::new() } else { format!("{path}.") };
-                for (role, key) in [(Role::HiddenSize, "hidden_size"), (Role::Layers, "num_hidden_layers"), (Role::Heads, "num_attention_heads"), (Role::VocabSize, "vocab_size"), (Role::SequenceLength, "max_position_embeddings")] {
+                for (role, key) in [
+                    (Role::HiddenSize, "hidden_size"),
+                    (Role::Layers, "num_hidden_layers"),
+                    (Role::Heads, "num_attention_heads"),
+                    (Role::VocabSize, "vocab_size"),
+                    (Role::SequenceLength, "max_position_embeddings"),
+                ] {
                     let path = format!("{prefix}{key}");
                     if let Some(node) = root.get_dotted(&path) {
                         push(role, node.to_json(), &path);

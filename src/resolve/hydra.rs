@@ -26,10 +26,7 @@ pub fn primary_config_of_group_option(path: &Path) -> Option<PathBuf> {
 }
 
 fn primary_listing(dir: &Path, group: &str) -> Option<PathBuf> {
-    primaries_in(dir)
-        .iter()
-        .find(|primary| primary.groups.iter().any(|listed| listed == group))
-        .map(|primary| primary.path.clone())
+    primaries_in(dir).iter().find(|primary| primary.groups.iter().any(|listed| listed == group)).map(|primary| primary.path.clone())
 }
 
 /// A YAML file with a `defaults:` list, and the groups that list names.
@@ -79,10 +76,7 @@ fn primaries_in(dir: &Path) -> std::sync::Arc<Vec<PrimaryCandidate>> {
         }
     }
     let candidates = Arc::new(candidates);
-    cache
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .insert(dir.to_path_buf(), candidates.clone());
+    cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(dir.to_path_buf(), candidates.clone());
     candidates
 }
 
@@ -153,7 +147,12 @@ struct Composer<'a> {
 /// Composes a primary config as Hydra does (defaults lists, `_self_`,
 /// `override`, `optional`, `group@package`, `# @package`), reading files with
 /// `load`; `overrides` are command-line-style group choices (`trainer=gpu`).
-pub fn compose(primary: &crate::load::Document, root: &Node, overrides: &[String], load: &dyn Fn(&Path, &str) -> std::io::Result<crate::load::Document>) -> Composition {
+pub fn compose(
+    primary: &crate::load::Document,
+    root: &Node,
+    overrides: &[String],
+    load: &dyn Fn(&Path, &str) -> std::io::Result<crate::load::Document>,
+) -> Composition {
     let path = primary.source.path().to_path_buf();
     let config_root = config_root(&path, root);
     let mut composer = Composer {
@@ -222,7 +221,9 @@ fn set_override(tree: &mut Node, key: &str, value: &str) {
 fn config_root(path: &Path, root: &Node) -> PathBuf {
     let own = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let groups: Vec<String> = match root.get("defaults").map(|d| &d.value) {
-        Some(Value::Seq(items)) => items.iter().filter_map(|i| i.entries().and_then(|e| e.first()).map(|e| parse_key(&e.key).group.trim_start_matches('/').to_owned())).collect(),
+        Some(Value::Seq(items)) => {
+            items.iter().filter_map(|i| i.entries().and_then(|e| e.first()).map(|e| parse_key(&e.key).group.trim_start_matches('/').to_owned())).collect()
+        }
         _ => Vec::new(),
     };
     let mut candidate = Some(own.clone());
@@ -310,12 +311,22 @@ impl Composer<'_> {
         }
         if !file.is_file() {
             if !optional {
-                self.problems.push(CompositionProblem { file: from, span: span.clone(), message: format!("no config `{what}` (looked for `{}`)", file.display()), error: true });
+                self.problems.push(CompositionProblem {
+                    file: from,
+                    span: span.clone(),
+                    message: format!("no config `{what}` (looked for `{}`)", file.display()),
+                    error: true,
+                });
             }
             return None;
         }
         if self.stack.iter().any(|p| p == file) || self.stack.len() > 32 {
-            self.problems.push(CompositionProblem { file: from, span: span.clone(), message: format!("the defaults of `{what}` include it again (a cycle)"), error: true });
+            self.problems.push(CompositionProblem {
+                file: from,
+                span: span.clone(),
+                message: format!("the defaults of `{what}` include it again (a cycle)"),
+                error: true,
+            });
             return None;
         }
         let display = crate::resolve::curriculum::display(Path::new(""), &file.display().to_string());
@@ -350,7 +361,8 @@ impl Composer<'_> {
                 let file = self.config_root.join(format!("{relative}.yaml"));
                 if let Some(child) = self.load_option(&file, index, &item.span, false, &relative) {
                     let dir = relative.rsplit_once('/').map_or(String::new(), |(d, _)| d.to_owned());
-                    let child_package = package_header(self.files[child].text()).map(|p| if p == "_global_" { String::new() } else { p }).unwrap_or_else(|| package.clone());
+                    let child_package =
+                        package_header(self.files[child].text()).map(|p| if p == "_global_" { String::new() } else { p }).unwrap_or_else(|| package.clone());
                     self.stack.push(file);
                     parts.extend(self.process(child, child_package, dir));
                     self.stack.pop();
@@ -368,7 +380,12 @@ impl Composer<'_> {
                 None => match &entry.value.value {
                     Value::Null => Vec::new(),
                     Value::Str(option) if option == "???" => {
-                        self.problems.push(CompositionProblem { file: index, span: entry.value.span.clone(), message: format!("the config group `{group}` is `???`: its option is chosen at launch"), error: false });
+                        self.problems.push(CompositionProblem {
+                            file: index,
+                            span: entry.value.span.clone(),
+                            message: format!("the config group `{group}` is `???`: its option is chosen at launch"),
+                            error: false,
+                        });
                         Vec::new()
                     }
                     Value::Seq(items) => items.iter().filter_map(|i| i.as_str().map(|s| (s.to_owned(), i.span.clone()))).collect(),

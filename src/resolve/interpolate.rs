@@ -190,7 +190,13 @@ impl State<'_> {
 fn scalar_text(node: &Node) -> Result<String, Unresolved> {
     Ok(match &node.value {
         Value::Null => "None".to_owned(),
-        Value::Bool(b) => if *b { "True".to_owned() } else { "False".to_owned() },
+        Value::Bool(b) => {
+            if *b {
+                "True".to_owned()
+            } else {
+                "False".to_owned()
+            }
+        }
         Value::Int(i) => i.to_string(),
         Value::UInt(u) => u.to_string(),
         Value::Float(f) => python_float(*f),
@@ -353,7 +359,8 @@ mod tests {
 
     #[test]
     fn absolute_relative_nested_and_inside_strings() {
-        let (v, issues) = run("a: {b: 8}\nc: ${a.b}\nd:\n  x: 2\n  y: ${.x}\n  z: ${..a.b}\nname: run_${a.b}_${d.x}\nkey: b\nnested: ${a.${key}}\nlr: 3e-4\ns: lr=${lr}\n");
+        let (v, issues) =
+            run("a: {b: 8}\nc: ${a.b}\nd:\n  x: 2\n  y: ${.x}\n  z: ${..a.b}\nname: run_${a.b}_${d.x}\nkey: b\nnested: ${a.${key}}\nlr: 3e-4\ns: lr=${lr}\n");
         assert!(issues.is_empty(), "{issues:?}");
         assert_eq!(v["c"], 8);
         assert_eq!(v["d"]["y"], 2);

@@ -100,7 +100,16 @@ pub fn detect_at(root: &Node, settings: &Settings, path: Option<&std::path::Path
     if let Some(reason) = deepspeed::evidence(root) {
         return Detection { dialect: Dialect::Deepspeed, reason };
     }
-    for dialect in [Dialect::Accelerate, Dialect::Torchtune, Dialect::Axolotl, Dialect::LlamaFactory, Dialect::HfTrainer, Dialect::Lightning, Dialect::Hydra, Dialect::ModelConfig] {
+    for dialect in [
+        Dialect::Accelerate,
+        Dialect::Torchtune,
+        Dialect::Axolotl,
+        Dialect::LlamaFactory,
+        Dialect::HfTrainer,
+        Dialect::Lightning,
+        Dialect::Hydra,
+        Dialect::ModelConfig,
+    ] {
         if let Some(reason) = dialects::evidence(dialect, root) {
             return Detection { dialect, reason };
         }
@@ -170,7 +179,9 @@ pub fn bindings(dialect: Dialect, settings: &Settings) -> Vec<(Role, String)> {
         Dialect::Native => native::BINDINGS.iter().map(|(r, p)| (*r, (*p).to_owned())).collect(),
         Dialect::Deepspeed => deepspeed::BINDINGS.iter().map(|(r, p)| (*r, (*p).to_owned())).collect(),
         Dialect::Bindings | Dialect::Unknown => Vec::new(),
-        Dialect::Shell => settings.manifest.shell.iter().flat_map(|s| s.flags.iter().map(|(flag, role)| (*role, flag.trim_start_matches('-').replace('-', "_")))).collect(),
+        Dialect::Shell => {
+            settings.manifest.shell.iter().flat_map(|s| s.flags.iter().map(|(flag, role)| (*role, flag.trim_start_matches('-').replace('-', "_")))).collect()
+        }
         other => dialects::bindings(other).iter().map(|(r, p)| (*r, (*p).to_owned())).collect(),
     };
     let mut table = preset;
@@ -249,11 +260,8 @@ pub fn resolve_tree(files: Vec<Arc<SourceFile>>, tree: Node, detection: Detectio
     // OmegaConf-based frameworks interpolate `${...}`; the others read it as text.
     let omegaconf = matches!(detection.dialect, Dialect::Hydra | Dialect::Torchtune | Dialect::Lightning | Dialect::Bindings | Dialect::Unknown);
     let tree = if omegaconf { omegaconf_typing(tree) } else { tree };
-    let (tree, unresolved) = if omegaconf && files.iter().any(|f| f.text().contains("${") || f.text().contains("???")) {
-        interpolate::resolve(&tree)
-    } else {
-        (tree, Vec::new())
-    };
+    let (tree, unresolved) =
+        if omegaconf && files.iter().any(|f| f.text().contains("${") || f.text().contains("???")) { interpolate::resolve(&tree) } else { (tree, Vec::new()) };
     let mut roles = BTreeMap::new();
     let table = bindings(detection.dialect, settings);
     for (role, path) in &table {
@@ -289,7 +297,9 @@ pub fn resolve_tree(files: Vec<Arc<SourceFile>>, tree: Node, detection: Detectio
 /// paired file, where it is written.
 fn fill_auto_from_pair(roles: &mut BTreeMap<Role, RoleValue>, source: &Arc<SourceFile>, settings: &Settings) {
     let Ok(this) = std::fs::canonicalize(source.path()) else { return };
-    let Some(pair) = settings.manifest.pair.iter().find(|p| std::fs::canonicalize(settings.root.join(&p.deepspeed)).ok().as_ref() == Some(&this)) else { return };
+    let Some(pair) = settings.manifest.pair.iter().find(|p| std::fs::canonicalize(settings.root.join(&p.deepspeed)).ok().as_ref() == Some(&this)) else {
+        return;
+    };
     let path = settings.root.join(&pair.with);
     let display = curriculum::display(&settings.root, &pair.with);
     let format = crate::load::Format::from_path(&path).unwrap_or(crate::load::Format::Yaml);
@@ -336,5 +346,12 @@ fn omegaconf_typing(mut node: Node) -> Node {
 fn role_value(files: &[Arc<SourceFile>], path: &str, entry: &Entry) -> RoleValue {
     let file = files.get(entry.value.origin).unwrap_or(&files[0]);
     let from_override = entry.value.alias == Some(0..0) && entry.value.span == (0..0);
-    RoleValue { value: entry.value.to_json(), path: path.to_owned(), file: Arc::clone(file), span: entry.value.span.clone(), key_span: entry.key_span.clone(), from_override }
+    RoleValue {
+        value: entry.value.to_json(),
+        path: path.to_owned(),
+        file: Arc::clone(file),
+        span: entry.value.span.clone(),
+        key_span: entry.key_span.clone(),
+        from_override,
+    }
 }

@@ -47,7 +47,11 @@ pub fn set_roles(resolved: &ResolvedConfig, values: &[(Role, u64)], applicabilit
             // Two insertions at one point would collide: join them into one edit.
             Fix { applicability, message, edits: merge_insertions(edits) }
         }
-        None => Fix { applicability: Applicability::DisplayOnly, message: format!("{message} (by hand: the value cannot be edited in place unambiguously)"), edits: Vec::new() },
+        None => Fix {
+            applicability: Applicability::DisplayOnly,
+            message: format!("{message} (by hand: the value cannot be edited in place unambiguously)"),
+            edits: Vec::new(),
+        },
     }
 }
 

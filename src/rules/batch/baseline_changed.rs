@@ -51,12 +51,24 @@ pub fn diagnostic(current: &ResolvedConfig, baseline: &ResolvedConfig, revision:
     let anchor_roles = if changed.is_empty() { vec![Role::MicroBatch, Role::Accumulation] } else { changed.clone() };
     let what = changed
         .iter()
-        .map(|r| format!("{} {} → {}", r.name(), baseline.role(*r).map_or("unset".into(), |v| v.value.to_string()), current.role(*r).map_or("unset".into(), |v| v.value.to_string())))
+        .map(|r| {
+            format!(
+                "{} {} → {}",
+                r.name(),
+                baseline.role(*r).map_or("unset".into(), |v| v.value.to_string()),
+                current.role(*r).map_or("unset".into(), |v| v.value.to_string())
+            )
+        })
         .collect::<Vec<_>>()
         .join(", ");
-    let mut diagnostic = at(&BASELINE_CHANGED, current, &anchor_roles, format!("effective batch changed against {revision}: {old} → {new}{}", if what.is_empty() { String::new() } else { format!(" ({what})") }))
-        .with_label(format!("effective batch now {new}, was {old}"))
-        .with_note("the learning rate and schedule were tuned for the old effective batch");
+    let mut diagnostic = at(
+        &BASELINE_CHANGED,
+        current,
+        &anchor_roles,
+        format!("effective batch changed against {revision}: {old} → {new}{}", if what.is_empty() { String::new() } else { format!(" ({what})") }),
+    )
+    .with_label(format!("effective batch now {new}, was {old}"))
+    .with_note("the learning rate and schedule were tuned for the old effective batch");
     let scaled = current.role(Role::LearningRate).and_then(|v| v.value.as_f64()).map(|lr| (lr, lr * new as f64 / old as f64));
     diagnostic = match scaled {
         Some((lr, scaled)) => diagnostic.with_help(format!(

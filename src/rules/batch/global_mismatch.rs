@@ -58,7 +58,9 @@ pub fn diagnostic(resolved: &ResolvedConfig, global: u64, micro: u64, accumulati
 /// The accumulation (else the micro batch) that reaches the explicit global batch.
 fn restore(resolved: &ResolvedConfig, global: u64, micro: u64, accumulation: u64, world: u64) -> Option<crate::diagnostic::Fix> {
     use crate::diagnostic::Applicability;
-    let set = |role: Role, value: u64, what: &str| crate::rules::fixes::set_roles(resolved, &[(role, value)], Applicability::Unsafe, format!("Set {what} to {value} to reach the global batch {global}"));
+    let set = |role: Role, value: u64, what: &str| {
+        crate::rules::fixes::set_roles(resolved, &[(role, value)], Applicability::Unsafe, format!("Set {what} to {value} to reach the global batch {global}"))
+    };
     if micro * world > 0 && global % (micro * world) == 0 {
         Some(set(Role::Accumulation, global / (micro * world), "accumulation"))
     } else if accumulation * world > 0 && global % (accumulation * world) == 0 {

@@ -46,22 +46,39 @@ declare_rule! {
 pub fn diagnostic(stage: &ResolvedConfig, reference: u64, reference_name: &str, effective: u64) -> Diagnostic {
     let stage_file = stage.files.last().cloned();
     let from_stage = |role: Role| stage.role(role).filter(|v| stage_file.as_ref().is_some_and(|f| std::sync::Arc::ptr_eq(&v.file, f)));
-    let changed: Vec<Role> = [Role::MicroBatch, Role::Accumulation, Role::GlobalBatch, Role::Devices, Role::Nodes].into_iter().filter(|r| from_stage(*r).is_some()).collect();
+    let changed: Vec<Role> =
+        [Role::MicroBatch, Role::Accumulation, Role::GlobalBatch, Role::Devices, Role::Nodes].into_iter().filter(|r| from_stage(*r).is_some()).collect();
     let anchor_roles = if changed.is_empty() { vec![Role::MicroBatch, Role::Accumulation] } else { changed };
     let batch = &stage.batch;
     let (micro, accumulation, world) = (batch.micro().unwrap_or(0), batch.accumulation_steps().unwrap_or(0), batch.world_size.unwrap_or(0));
     let name = stage.stage.clone().unwrap_or_default();
-    let mut diagnostic = at(&STAGE_MISMATCH, stage, &anchor_roles, format!("stage `{name}` trains with effective batch {effective}, the {reference_name} with {reference}: {} = {effective}", product(micro, accumulation, world)))
-        .with_label(format!("changes the effective batch to {effective}"))
-        .with_note("every stage should keep the effective batch the schedule was tuned for; declare `batch.effective_batch` in the stage if the change is intended");
+    let mut diagnostic = at(
+        &STAGE_MISMATCH,
+        stage,
+        &anchor_roles,
+        format!(
+            "stage `{name}` trains with effective batch {effective}, the {reference_name} with {reference}: {} = {effective}",
+            product(micro, accumulation, world)
+        ),
+    )
+    .with_label(format!("changes the effective batch to {effective}"))
+    .with_note(
+        "every stage should keep the effective batch the schedule was tuned for; declare `batch.effective_batch` in the stage if the change is intended",
+    );
     let per_step = micro * world;
     if per_step > 0 && reference % per_step == 0 {
         let wanted = reference / per_step;
         diagnostic = diagnostic.with_help(format!("set this stage's accumulation to {wanted}: {} = {reference}", product(micro, wanted, world)));
-        diagnostic = diagnostic.with_fix(crate::rules::fixes::set_roles(stage, &[(Role::Accumulation, wanted)], Applicability::Unsafe, format!("Set stage `{name}` accumulation to {wanted}")));
+        diagnostic = diagnostic.with_fix(crate::rules::fixes::set_roles(
+            stage,
+            &[(Role::Accumulation, wanted)],
+            Applicability::Unsafe,
+            format!("Set stage `{name}` accumulation to {wanted}"),
+        ));
     } else {
         let candidates = super::divisors_near(reference / world.max(1), micro, 4).iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
-        diagnostic = diagnostic.with_help(format!("{micro} × {world} does not divide {reference}: use a micro batch that does ({candidates}) with the matching accumulation"));
+        diagnostic = diagnostic
+            .with_help(format!("{micro} × {world} does not divide {reference}: use a micro batch that does ({candidates}) with the matching accumulation"));
     }
     diagnostic
 }

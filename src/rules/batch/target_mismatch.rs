@@ -60,12 +60,22 @@ pub fn or_unreachable(resolved: &ResolvedConfig, target: u64, effective: u64) ->
         return super::unreachable::target(resolved, target, micro, world, divisors_near(target / world.max(1), micro, 4));
     }
     let wanted = target / per_step;
-    let mut diagnostic = at(&TARGET_MISMATCH, resolved, &[Role::Accumulation, Role::MicroBatch], format!("effective batch {effective} ≠ target {target}: {} = {effective}", product(micro, accumulation, world)))
-        .with_label(format!("effective batch {effective}"))
-        .with_note("the learning rate and schedule were tuned for the target effective batch; a different one changes training")
-        .with_help(format!("set accumulation to {wanted}: {} = {target}", product(micro, wanted, world)));
+    let mut diagnostic = at(
+        &TARGET_MISMATCH,
+        resolved,
+        &[Role::Accumulation, Role::MicroBatch],
+        format!("effective batch {effective} ≠ target {target}: {} = {effective}", product(micro, accumulation, world)),
+    )
+    .with_label(format!("effective batch {effective}"))
+    .with_note("the learning rate and schedule were tuned for the target effective batch; a different one changes training")
+    .with_help(format!("set accumulation to {wanted}: {} = {target}", product(micro, wanted, world)));
     if let Some(target_value) = resolved.role(Role::EffectiveBatchTarget) {
         diagnostic = diagnostic.with_secondary(&target_value.file, target_value.span.clone(), "target declared here");
     }
-    diagnostic.with_fix(crate::rules::fixes::set_roles(resolved, &[(Role::Accumulation, wanted)], Applicability::Unsafe, format!("Set accumulation to {wanted}")))
+    diagnostic.with_fix(crate::rules::fixes::set_roles(
+        resolved,
+        &[(Role::Accumulation, wanted)],
+        Applicability::Unsafe,
+        format!("Set accumulation to {wanted}"),
+    ))
 }

@@ -60,7 +60,10 @@ pub fn problems(options: &[AllocOption]) -> Vec<(&AllocOption, String)> {
     if let Some(option) = get("max_split_size_mb")
         && get("expandable_segments").is_some_and(|o| o.value == "True")
     {
-        out.push((option, "with expandable_segments:True, blocks are split regardless of max_split_size_mb; only its oversize-block rules still apply".to_owned()));
+        out.push((
+            option,
+            "with expandable_segments:True, blocks are split regardless of max_split_size_mb; only its oversize-block rules still apply".to_owned(),
+        ));
     }
     out
 }

@@ -43,7 +43,13 @@ declare_rule! {
     };
 }
 
-const BOOLEAN_OPTIONS: [&str; 5] = ["expandable_segments", "release_lock_on_cudamalloc", "pinned_use_cuda_host_register", "pinned_use_background_threads", "graph_capture_record_stream_reuse"];
+const BOOLEAN_OPTIONS: [&str; 5] = [
+    "expandable_segments",
+    "release_lock_on_cudamalloc",
+    "pinned_use_cuda_host_register",
+    "pinned_use_background_threads",
+    "graph_capture_record_stream_reuse",
+];
 const OTHER_KNOWN: [&str; 3] = ["expandable_segments_reserve", "expandable_segments_reserve_by_class", "expandable_segments_handle_type"];
 
 fn power_of_two(text: &str) -> bool {
@@ -67,7 +73,9 @@ pub fn problem(option: &AllocOption) -> Option<String> {
             Ok(f) if (0.0..=1.0).contains(&f) => None,
             _ => Some(format!("per_process_memory_fraction must be between 0 and 1, not `{value}`")),
         },
-        "backend" => (!matches!(value, "native" | "cudaMallocAsync" | "async")).then(|| format!("backend must be `native` or `cudaMallocAsync`, not `{value}`")),
+        "backend" => {
+            (!matches!(value, "native" | "cudaMallocAsync" | "async")).then(|| format!("backend must be `native` or `cudaMallocAsync`, not `{value}`"))
+        }
         "roundup_power2_divisions" => {
             if let Some(list) = value.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
                 list.split(',').find_map(|pair| {
@@ -95,7 +103,9 @@ pub fn problem(option: &AllocOption) -> Option<String> {
             Ok(n) if n > 0 => None,
             _ => Some(format!("pinned_reserve_segment_size_mb must be a positive number of MB, not `{value}`")),
         },
-        key if BOOLEAN_OPTIONS.contains(&key) => (!matches!(value, "True" | "False")).then(|| format!("{key} must be exactly `True` or `False` (case-sensitive), not `{value}`")),
+        key if BOOLEAN_OPTIONS.contains(&key) => {
+            (!matches!(value, "True" | "False")).then(|| format!("{key} must be exactly `True` or `False` (case-sensitive), not `{value}`"))
+        }
         key if OTHER_KNOWN.contains(&key) => None,
         key => Some(format!("unrecognized key `{key}`: PyTorch rejects the whole allocator config")),
     }
@@ -105,5 +115,7 @@ pub fn diagnostic(document: &Document, variable: &str, option: &AllocOption, pro
     Diagnostic::new(&INVALID_ALLOC_CONF, &document.source, option.span.clone(), format!("invalid {variable} option: {problem}"))
         .with_label("rejected by PyTorch")
         .with_note("PyTorch parses the allocator config at the first CUDA allocation and raises on any invalid option")
-        .with_help("correct the option; the accepted options are listed in PyTorch's CUDA semantics notes (\"Optimizing memory usage with PYTORCH_CUDA_ALLOC_CONF\")")
+        .with_help(
+            "correct the option; the accepted options are listed in PyTorch's CUDA semantics notes (\"Optimizing memory usage with PYTORCH_CUDA_ALLOC_CONF\")",
+        )
 }

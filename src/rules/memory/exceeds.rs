@@ -74,7 +74,8 @@ pub fn diagnostic(resolved: &ResolvedConfig, model: &MemoryModel, estimate: &Est
                 "micro batch {micro} with accumulation {accumulation} fits ({} peak) and keeps the effective batch {effective}{last_resort_text}",
                 row.peak_bytes.map(human_bytes).unwrap_or_default()
             ));
-            if let Some(fix) = batch_fix(resolved, micro, accumulation, format!("Set micro batch {micro} and accumulation {accumulation} for {}", estimate.gpu)) {
+            if let Some(fix) = batch_fix(resolved, micro, accumulation, format!("Set micro batch {micro} and accumulation {accumulation} for {}", estimate.gpu))
+            {
                 diagnostic = diagnostic.with_fix(fix);
             }
         }

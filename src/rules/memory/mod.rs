@@ -29,7 +29,14 @@ pub fn targets(resolved: &ResolvedConfig, settings: &Settings) -> Vec<GpuTarget>
 
 pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &Settings) {
     // Nothing is estimated when no memory or hardware rule is selected.
-    let rules = [&exceeds::EXCEEDS, &tight::TIGHT, &underused::UNDERUSED, &not_estimated::NOT_ESTIMATED, &crate::rules::hardware::bf16_unsupported::BF16_UNSUPPORTED, &crate::rules::hardware::fp8_unsupported::FP8_UNSUPPORTED];
+    let rules = [
+        &exceeds::EXCEEDS,
+        &tight::TIGHT,
+        &underused::UNDERUSED,
+        &not_estimated::NOT_ESTIMATED,
+        &crate::rules::hardware::bf16_unsupported::BF16_UNSUPPORTED,
+        &crate::rules::hardware::fp8_unsupported::FP8_UNSUPPORTED,
+    ];
     if !rules.iter().any(|r| checker.enabled(r)) {
         return;
     }

@@ -44,5 +44,7 @@ pub fn diagnostic(resolved: &ResolvedConfig, reason: &str) -> Diagnostic {
     at(&NOT_ESTIMATED, resolved, None, None, format!("memory not estimated: {reason}"))
         .with_label("memory unknown")
         .with_note("the GPU targets cannot be checked for fit without memory facts; trainlint does not guess them")
-        .with_help("state `model.parameters` and `memory.activation_bytes_per_sample` (or memory terms), or add measured peaks as `[[calibration]]` in the manifest")
+        .with_help(
+            "state `model.parameters` and `memory.activation_bytes_per_sample` (or memory terms), or add measured peaks as `[[calibration]]` in the manifest",
+        )
 }

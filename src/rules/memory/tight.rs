@@ -35,8 +35,20 @@ declare_rule! {
 pub fn diagnostic(resolved: &ResolvedConfig, estimate: &Estimate) -> Diagnostic {
     let share = estimate.total_bytes / estimate.usable_bytes * 100.0;
     let stage = resolved.stage.as_ref().map(|s| format!(" (stage `{s}`)")).unwrap_or_default();
-    at(&TIGHT, resolved, None, Some(&estimate.gpu), format!("estimated peak {} is {share:.0} % of usable {} on {}{stage}: {}", human_bytes(estimate.total_bytes), human_bytes(estimate.usable_bytes), estimate.gpu, biggest(estimate, 3)))
-        .with_label(format!("{share:.0} % of usable memory"))
-        .with_note(format!("above {:.0} % of usable memory, a 10 % underestimate runs out of memory", HEADROOM_WARNING * 100.0))
-        .with_help("use a smaller micro batch with the accumulation that keeps the effective batch (`trainlint plan`), or calibrate with a measured peak")
+    at(
+        &TIGHT,
+        resolved,
+        None,
+        Some(&estimate.gpu),
+        format!(
+            "estimated peak {} is {share:.0} % of usable {} on {}{stage}: {}",
+            human_bytes(estimate.total_bytes),
+            human_bytes(estimate.usable_bytes),
+            estimate.gpu,
+            biggest(estimate, 3)
+        ),
+    )
+    .with_label(format!("{share:.0} % of usable memory"))
+    .with_note(format!("above {:.0} % of usable memory, a 10 % underestimate runs out of memory", HEADROOM_WARNING * 100.0))
+    .with_help("use a smaller micro batch with the accumulation that keeps the effective batch (`trainlint plan`), or calibrate with a measured peak")
 }

@@ -36,10 +36,21 @@ declare_rule! {
 pub fn diagnostic(resolved: &ResolvedConfig, estimate: &Estimate, row: &PlanRow, better: u64) -> Diagnostic {
     let accumulation = row.accumulation.unwrap_or(1);
     let share = estimate.total_bytes / estimate.usable_bytes * 100.0;
-    let mut diagnostic = at(&UNDERUSED, resolved, None, Some(&estimate.gpu), format!("estimated peak {} uses {share:.0} % of usable {} on {}: micro batch {better} with accumulation {accumulation} also fits", human_bytes(estimate.total_bytes), human_bytes(estimate.usable_bytes), estimate.gpu))
-        .with_label(format!("{share:.0} % of usable memory"))
-        .with_note("fewer accumulation steps do the same work with fewer passes; the effective batch stays the same")
-        .with_help(format!("set micro batch {better} and accumulation {accumulation} ({} peak)", row.peak_bytes.map(human_bytes).unwrap_or_default()));
+    let mut diagnostic = at(
+        &UNDERUSED,
+        resolved,
+        None,
+        Some(&estimate.gpu),
+        format!(
+            "estimated peak {} uses {share:.0} % of usable {} on {}: micro batch {better} with accumulation {accumulation} also fits",
+            human_bytes(estimate.total_bytes),
+            human_bytes(estimate.usable_bytes),
+            estimate.gpu
+        ),
+    )
+    .with_label(format!("{share:.0} % of usable memory"))
+    .with_note("fewer accumulation steps do the same work with fewer passes; the effective batch stays the same")
+    .with_help(format!("set micro batch {better} and accumulation {accumulation} ({} peak)", row.peak_bytes.map(human_bytes).unwrap_or_default()));
     if let Some(fix) = batch_fix(resolved, better, accumulation, format!("Set micro batch {better} and accumulation {accumulation} for {}", estimate.gpu)) {
         diagnostic = diagnostic.with_fix(fix);
     }

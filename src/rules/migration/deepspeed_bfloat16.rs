@@ -40,12 +40,17 @@ pub fn check(checker: &mut Checker, document: &Document, root: &Node) {
         return;
     }
     let Some(entry) = root.entry("bfloat16") else { return };
-    let mut diagnostic = Diagnostic::new(&DEEPSPEED_BFLOAT16, &document.source, entry.key_span.clone(), "DeepSpeed's `bfloat16` section is now `bf16`".to_owned())
-        .with_label("old name")
-        .with_note("`bfloat16` is a legacy alias; tools that read DeepSpeed configs look for `bf16`")
-        .with_help("rename the section to `bf16`");
+    let mut diagnostic =
+        Diagnostic::new(&DEEPSPEED_BFLOAT16, &document.source, entry.key_span.clone(), "DeepSpeed's `bfloat16` section is now `bf16`".to_owned())
+            .with_label("old name")
+            .with_note("`bfloat16` is a legacy alias; tools that read DeepSpeed configs look for `bf16`")
+            .with_help("rename the section to `bf16`");
     if root.entry("bf16").is_none() {
-        diagnostic = diagnostic.with_fix(Fix { applicability: Applicability::Safe, message: "Rename `bfloat16` to `bf16`".into(), edits: vec![rename_key(document, entry, "bf16")] });
+        diagnostic = diagnostic.with_fix(Fix {
+            applicability: Applicability::Safe,
+            message: "Rename `bfloat16` to `bf16`".into(),
+            edits: vec![rename_key(document, entry, "bf16")],
+        });
     }
     checker.report(diagnostic);
 }

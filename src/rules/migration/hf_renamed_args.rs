@@ -56,7 +56,8 @@ const RENAMES: [(&str, &str); 4] = [
 
 /// Flat TrainingArguments: HF keys at the top level, and not Axolotl or accelerate.
 fn is_training_arguments(root: &Node) -> bool {
-    let hf = ["per_device_train_batch_size", "per_gpu_train_batch_size", "output_dir", "num_train_epochs", "evaluation_strategy", "eval_strategy", "learning_rate"];
+    let hf =
+        ["per_device_train_batch_size", "per_gpu_train_batch_size", "output_dir", "num_train_epochs", "evaluation_strategy", "eval_strategy", "learning_rate"];
     let foreign = ["base_model", "micro_batch_size", "compute_environment", "distributed_type", "train_micro_batch_size_per_gpu"];
     hf.iter().filter(|k| root.get(k).is_some()).count() >= 2 && !foreign.iter().any(|k| root.get(k).is_some())
 }
@@ -72,7 +73,11 @@ pub fn check(checker: &mut Checker, document: &Document, root: &Node) {
             .with_note("transformers removes deprecated TrainingArguments names; the parser then rejects them")
             .with_help(format!("rename `{old}` to `{new}`"));
         if root.entry(new).is_none() {
-            diagnostic = diagnostic.with_fix(Fix { applicability: Applicability::Safe, message: format!("Rename `{old}` to `{new}`"), edits: vec![rename_key(document, entry, new)] });
+            diagnostic = diagnostic.with_fix(Fix {
+                applicability: Applicability::Safe,
+                message: format!("Rename `{old}` to `{new}`"),
+                edits: vec![rename_key(document, entry, new)],
+            });
         }
         checker.report(diagnostic);
     }

@@ -44,10 +44,15 @@ declare_rule! {
 
 pub fn check(checker: &mut Checker, document: &Document, trainer: &Node) {
     let Some(gpus) = trainer.entry("gpus") else { return };
-    let mut diagnostic = Diagnostic::new(&LIGHTNING_GPUS, &document.source, gpus.key_span.clone(), "Lightning 2.0 removed `gpus`: use `accelerator: gpu` with `devices`".to_owned())
-        .with_label("removed in Lightning 2.0")
-        .with_note("Trainer(gpus=...) raises a TypeError in Lightning 2.x")
-        .with_help("rename `gpus` to `devices` and set `accelerator: gpu`");
+    let mut diagnostic = Diagnostic::new(
+        &LIGHTNING_GPUS,
+        &document.source,
+        gpus.key_span.clone(),
+        "Lightning 2.0 removed `gpus`: use `accelerator: gpu` with `devices`".to_owned(),
+    )
+    .with_label("removed in Lightning 2.0")
+    .with_note("Trainer(gpus=...) raises a TypeError in Lightning 2.x")
+    .with_help("rename `gpus` to `devices` and set `accelerator: gpu`");
     if trainer.entry("devices").is_none() {
         let mut edits = vec![rename_key(document, gpus, "devices")];
         if trainer.entry("accelerator").is_none() {
@@ -61,7 +66,8 @@ pub fn check(checker: &mut Checker, document: &Document, trainer: &Node) {
             }
         }
         if !edits.is_empty() {
-            diagnostic = diagnostic.with_fix(Fix { applicability: Applicability::Safe, message: "Replace `gpus` with `accelerator: gpu` and `devices`".into(), edits });
+            diagnostic =
+                diagnostic.with_fix(Fix { applicability: Applicability::Safe, message: "Replace `gpus` with `accelerator: gpu` and `devices`".into(), edits });
         }
     }
     checker.report(diagnostic);

@@ -65,20 +65,34 @@ pub fn check(checker: &mut Checker, document: &Document, trainer: &Node) {
     let Some(entries) = trainer.entries() else { return };
     for entry in entries {
         if entry.key == "replace_sampler_ddp" {
-            let mut diagnostic = Diagnostic::new(&LIGHTNING_REMOVED_ARGS, &document.source, entry.key_span.clone(), "Lightning 2.0 renamed `replace_sampler_ddp` to `use_distributed_sampler`".to_owned())
-                .with_label("renamed in Lightning 2.0")
-                .with_note("the old name raises a TypeError in Lightning 2.x")
-                .with_help("rename it to `use_distributed_sampler`");
+            let mut diagnostic = Diagnostic::new(
+                &LIGHTNING_REMOVED_ARGS,
+                &document.source,
+                entry.key_span.clone(),
+                "Lightning 2.0 renamed `replace_sampler_ddp` to `use_distributed_sampler`".to_owned(),
+            )
+            .with_label("renamed in Lightning 2.0")
+            .with_note("the old name raises a TypeError in Lightning 2.x")
+            .with_help("rename it to `use_distributed_sampler`");
             if trainer.entry("use_distributed_sampler").is_none() {
-                diagnostic = diagnostic.with_fix(Fix { applicability: Applicability::Safe, message: "Rename to `use_distributed_sampler`".into(), edits: vec![rename_key(document, entry, "use_distributed_sampler")] });
+                diagnostic = diagnostic.with_fix(Fix {
+                    applicability: Applicability::Safe,
+                    message: "Rename to `use_distributed_sampler`".into(),
+                    edits: vec![rename_key(document, entry, "use_distributed_sampler")],
+                });
             }
             checker.report(diagnostic);
         } else if let Some((_, replacement)) = REMOVED.iter().find(|(name, _)| *name == entry.key) {
             checker.report(
-                Diagnostic::new(&LIGHTNING_REMOVED_ARGS, &document.source, entry.key_span.clone(), format!("Lightning removed the Trainer argument `{}`", entry.key))
-                    .with_label("removed")
-                    .with_note("Trainer(...) raises a TypeError for a removed argument")
-                    .with_help(replacement.to_string()),
+                Diagnostic::new(
+                    &LIGHTNING_REMOVED_ARGS,
+                    &document.source,
+                    entry.key_span.clone(),
+                    format!("Lightning removed the Trainer argument `{}`", entry.key),
+                )
+                .with_label("removed")
+                .with_note("Trainer(...) raises a TypeError for a removed argument")
+                .with_help(replacement.to_string()),
             );
         }
     }

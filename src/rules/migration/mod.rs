@@ -16,7 +16,14 @@ use crate::rules::Checker;
 use std::sync::Arc;
 
 pub fn check(checker: &mut Checker, document: &Document, root: &Node) {
-    let rules = [&lightning_precision::LIGHTNING_PRECISION, &lightning_gpus::LIGHTNING_GPUS, &lightning_removed_args::LIGHTNING_REMOVED_ARGS, &hf_renamed_args::HF_RENAMED_ARGS, &deepspeed_bfloat16::DEEPSPEED_BFLOAT16, &alloc_conf_name::ALLOC_CONF_NAME];
+    let rules = [
+        &lightning_precision::LIGHTNING_PRECISION,
+        &lightning_gpus::LIGHTNING_GPUS,
+        &lightning_removed_args::LIGHTNING_REMOVED_ARGS,
+        &hf_renamed_args::HF_RENAMED_ARGS,
+        &deepspeed_bfloat16::DEEPSPEED_BFLOAT16,
+        &alloc_conf_name::ALLOC_CONF_NAME,
+    ];
     if !rules.iter().any(|r| checker.enabled(r)) {
         return;
     }

@@ -50,8 +50,21 @@ declare_rule! {
 }
 
 const HIGHER_IS_FINER: [&str; 15] = [
-    "max_seq_length", "max_seq_len", "seq_len", "sequence_len", "sequence_length", "cutoff_len", "max_length", "model_max_length",
-    "max_peaks", "max_peaks_n", "token_limit", "image_size", "img_size", "n_negatives", "num_negatives",
+    "max_seq_length",
+    "max_seq_len",
+    "seq_len",
+    "sequence_len",
+    "sequence_length",
+    "cutoff_len",
+    "max_length",
+    "model_max_length",
+    "max_peaks",
+    "max_peaks_n",
+    "token_limit",
+    "image_size",
+    "img_size",
+    "n_negatives",
+    "num_negatives",
 ];
 const LOWER_IS_FINER: [&str; 2] = ["bin_size", "patch_size"];
 
@@ -97,10 +110,15 @@ pub fn check(checker: &mut Checker, settings: &Settings, current: &ResolvedConfi
         if let Some(count) = bins(current, baseline, &path) {
             meaning = format!("{meaning}; {count}");
         }
-        let mut diagnostic = Diagnostic::new(&COARSER, file, node.span.clone(), format!("`{path}` got coarser against {revision}: {} → {} ({way}): {meaning}", number(old), number(new)))
-            .with_label(format!("was {}", number(old)))
-            .with_note("lowering resolution frees memory by making the model see less; it is the last resort and hurts quality")
-            .with_help("if memory is the reason, lower the micro batch and raise accumulation instead, and keep the resolution");
+        let mut diagnostic = Diagnostic::new(
+            &COARSER,
+            file,
+            node.span.clone(),
+            format!("`{path}` got coarser against {revision}: {} → {} ({way}): {meaning}", number(old), number(new)),
+        )
+        .with_label(format!("was {}", number(old)))
+        .with_note("lowering resolution frees memory by making the model see less; it is the last resort and hurts quality")
+        .with_help("if memory is the reason, lower the micro batch and raise accumulation instead, and keep the resolution");
         diagnostic.stage = current.stage.clone();
         checker.report(diagnostic);
     }
@@ -157,4 +175,3 @@ fn thousands(value: f64) -> String {
     }
     format!("{sign}{out}")
 }
-

@@ -59,10 +59,15 @@ pub fn diagnostic(current: &ResolvedConfig, baseline: &ResolvedConfig, revision:
     if new_rank >= old_rank {
         return None;
     }
-    let mut diagnostic = Diagnostic::new(&PRECISION_LOWERED, &now.file, now.span.clone(), format!("precision lowered against {revision}: {} → {} ({old_name} → {new_name})", before.value, now.value))
-        .with_label(format!("was {}", before.value))
-        .with_note("lower precision saves memory but can change results (overflow, lost small updates); it should be a deliberate choice")
-        .with_help("if memory is the reason, lower the micro batch and raise accumulation instead; keep the precision unless the change is intended");
+    let mut diagnostic = Diagnostic::new(
+        &PRECISION_LOWERED,
+        &now.file,
+        now.span.clone(),
+        format!("precision lowered against {revision}: {} → {} ({old_name} → {new_name})", before.value, now.value),
+    )
+    .with_label(format!("was {}", before.value))
+    .with_note("lower precision saves memory but can change results (overflow, lost small updates); it should be a deliberate choice")
+    .with_help("if memory is the reason, lower the micro batch and raise accumulation instead; keep the precision unless the change is intended");
     diagnostic.stage = current.stage.clone();
     Some(diagnostic)
 }

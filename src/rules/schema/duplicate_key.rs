@@ -39,9 +39,14 @@ declare_rule! {
 
 pub fn diagnostic(document: &Document, duplicate: &DuplicateKey) -> Diagnostic {
     let (first_line, _) = document.source.line_col(duplicate.first.start);
-    Diagnostic::new(&DUPLICATE_KEY, &document.source, duplicate.second.clone(), format!("duplicate key `{}` (first defined on line {first_line})", duplicate.key))
-        .with_label("defined again here")
-        .with_secondary(&document.source, duplicate.first.clone(), "first defined here")
-        .with_note("PyYAML and Python's json keep the last value and OmegaConf refuses the file, so one of the two values is ignored")
-        .with_help(format!("keep one `{}` entry and delete the other", duplicate.key))
+    Diagnostic::new(
+        &DUPLICATE_KEY,
+        &document.source,
+        duplicate.second.clone(),
+        format!("duplicate key `{}` (first defined on line {first_line})", duplicate.key),
+    )
+    .with_label("defined again here")
+    .with_secondary(&document.source, duplicate.first.clone(), "first defined here")
+    .with_note("PyYAML and Python's json keep the last value and OmegaConf refuses the file, so one of the two values is ignored")
+    .with_help(format!("keep one `{}` entry and delete the other", duplicate.key))
 }

@@ -85,15 +85,60 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig) {
     for issue in &resolved.unresolved {
         let Some(file) = resolved.files.get(issue.origin) else { continue };
         let (rule, message, note, help) = match &issue.problem {
-            Unresolved::MissingKey(key) if key.starts_with("hydra.") || key == "hydra" => (&UNRESOLVED_VALUE, format!("`{}` interpolates Hydra's runtime value `{key}`", issue.path), "Hydra sets it when the job starts".to_owned(), "nothing to do; it is known only at run time".to_owned()),
-            Unresolved::MissingKey(key) if composed_later => (&UNRESOLVED_VALUE, format!("`{}` interpolates `{key}`, which this file does not define: it comes from the composed Hydra config", issue.path), "the value is resolved when Hydra composes the config".to_owned(), "check the primary config, whose composition defines it".to_owned()),
-            Unresolved::MissingKey(key) => (&INTERPOLATION_ERROR, format!("`{}` interpolates `{key}`, which does not exist", issue.path), "OmegaConf raises InterpolationKeyError when the value is read".to_owned(), "correct the key, give it a value, or pass it as an override at launch".to_owned()),
-            Unresolved::Incomplete(key) => (&UNRESOLVED_VALUE, format!("`{}` interpolates `{key}`, which the failed composition did not provide", issue.path), "the composition of this config failed (SCH007)".to_owned(), "fix the defaults list first".to_owned()),
-            Unresolved::Cycle(paths) => (&INTERPOLATION_ERROR, format!("interpolation cycle: {}", paths.join(" → ")), "OmegaConf cannot resolve a value that depends on itself".to_owned(), "break the cycle with a literal value".to_owned()),
-            Unresolved::Syntax(why) => (&INTERPOLATION_ERROR, format!("`{}`: {why}", issue.path), "OmegaConf's grammar rejects it".to_owned(), "close every `${` with `}`; write a literal `$` as `\\${`".to_owned()),
-            Unresolved::Missing => (&UNRESOLVED_VALUE, format!("`{}` is `???`: a value to give at launch", issue.path), "checks that need it are not made".to_owned(), "give the value (in the config or as an override in the manifest) to have it checked".to_owned()),
-            Unresolved::Environment(var) => (&UNRESOLVED_VALUE, format!("`{}` comes from the environment variable `{var}`, which trainlint does not read", issue.path), "environment values are never read or printed".to_owned(), "add a default (`${oc.env:VAR,default}`) to have the value checked".to_owned()),
-            Unresolved::Resolver(name) => (&UNRESOLVED_VALUE, format!("`{}` uses the resolver `{name}`, which trainlint does not run", issue.path), "nothing from a config is executed".to_owned(), "write the value out to have it checked".to_owned()),
+            Unresolved::MissingKey(key) if key.starts_with("hydra.") || key == "hydra" => (
+                &UNRESOLVED_VALUE,
+                format!("`{}` interpolates Hydra's runtime value `{key}`", issue.path),
+                "Hydra sets it when the job starts".to_owned(),
+                "nothing to do; it is known only at run time".to_owned(),
+            ),
+            Unresolved::MissingKey(key) if composed_later => (
+                &UNRESOLVED_VALUE,
+                format!("`{}` interpolates `{key}`, which this file does not define: it comes from the composed Hydra config", issue.path),
+                "the value is resolved when Hydra composes the config".to_owned(),
+                "check the primary config, whose composition defines it".to_owned(),
+            ),
+            Unresolved::MissingKey(key) => (
+                &INTERPOLATION_ERROR,
+                format!("`{}` interpolates `{key}`, which does not exist", issue.path),
+                "OmegaConf raises InterpolationKeyError when the value is read".to_owned(),
+                "correct the key, give it a value, or pass it as an override at launch".to_owned(),
+            ),
+            Unresolved::Incomplete(key) => (
+                &UNRESOLVED_VALUE,
+                format!("`{}` interpolates `{key}`, which the failed composition did not provide", issue.path),
+                "the composition of this config failed (SCH007)".to_owned(),
+                "fix the defaults list first".to_owned(),
+            ),
+            Unresolved::Cycle(paths) => (
+                &INTERPOLATION_ERROR,
+                format!("interpolation cycle: {}", paths.join(" → ")),
+                "OmegaConf cannot resolve a value that depends on itself".to_owned(),
+                "break the cycle with a literal value".to_owned(),
+            ),
+            Unresolved::Syntax(why) => (
+                &INTERPOLATION_ERROR,
+                format!("`{}`: {why}", issue.path),
+                "OmegaConf's grammar rejects it".to_owned(),
+                "close every `${` with `}`; write a literal `$` as `\\${`".to_owned(),
+            ),
+            Unresolved::Missing => (
+                &UNRESOLVED_VALUE,
+                format!("`{}` is `???`: a value to give at launch", issue.path),
+                "checks that need it are not made".to_owned(),
+                "give the value (in the config or as an override in the manifest) to have it checked".to_owned(),
+            ),
+            Unresolved::Environment(var) => (
+                &UNRESOLVED_VALUE,
+                format!("`{}` comes from the environment variable `{var}`, which trainlint does not read", issue.path),
+                "environment values are never read or printed".to_owned(),
+                "add a default (`${oc.env:VAR,default}`) to have the value checked".to_owned(),
+            ),
+            Unresolved::Resolver(name) => (
+                &UNRESOLVED_VALUE,
+                format!("`{}` uses the resolver `{name}`, which trainlint does not run", issue.path),
+                "nothing from a config is executed".to_owned(),
+                "write the value out to have it checked".to_owned(),
+            ),
         };
         let mut diagnostic = Diagnostic::new(rule, file, issue.span.clone(), message).with_label("not resolved").with_note(note).with_help(help);
         diagnostic.stage = resolved.stage.clone();

@@ -4,16 +4,16 @@
 pub mod dialect_keys;
 pub mod duplicate_key;
 pub mod interpolation;
+pub mod invalid_syntax;
 pub mod missing_config;
 pub mod pyyaml_float;
-pub mod invalid_syntax;
 pub mod schema_violation;
 pub mod unknown_key;
 
 use crate::load::{Document, Node};
 use crate::rules::Checker;
-use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::ValidationError;
+use jsonschema::error::{TypeKind, ValidationErrorKind};
 use serde_json::Value as Json;
 use std::sync::OnceLock;
 
@@ -177,12 +177,7 @@ pub fn suggest<'k>(unknown: &str, known: &'k [String]) -> Option<&'k str> {
         return Some(same);
     }
     let threshold = (unknown.chars().count() / 3).max(1);
-    known
-        .iter()
-        .map(|k| (levenshtein(&target, &normalized(k)), k))
-        .filter(|(d, _)| *d <= threshold)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k.as_str())
+    known.iter().map(|k| (levenshtein(&target, &normalized(k)), k)).filter(|(d, _)| *d <= threshold).min_by_key(|(d, _)| *d).map(|(_, k)| k.as_str())
 }
 
 /// Edit distance, for the dialect key checks.

@@ -78,17 +78,26 @@ pub fn check(checker: &mut Checker, document: &Document, root: &Node, resolved: 
 
 fn walk(checker: &mut Checker, document: &Document, node: &Node, path: &str) {
     match &node.value {
-        Value::Map(entries) => entries.iter().for_each(|e| walk(checker, document, &e.value, &if path.is_empty() { e.key.clone() } else { format!("{path}.{}", e.key) })),
+        Value::Map(entries) => {
+            entries.iter().for_each(|e| walk(checker, document, &e.value, &if path.is_empty() { e.key.clone() } else { format!("{path}.{}", e.key) }))
+        }
         Value::Seq(items) => items.iter().enumerate().for_each(|(i, item)| walk(checker, document, item, &format!("{path}.{i}"))),
         Value::Float(_) if node.style == Some(ScalarStyle::Plain) && node.alias.is_none() => {
             let raw = document.source.text().get(node.span.clone()).unwrap_or("");
             if pyyaml_float(raw) || !raw.contains(['e', 'E']) {
                 return;
             }
-            let mut diagnostic = Diagnostic::new(&PYYAML_FLOAT, &document.source, node.span.clone(), format!("`{path}: {raw}` is read by PyYAML as the string '{raw}', not a number"))
-                .with_label("a string to PyYAML")
-                .with_note("HfArgumentParser loads YAML with PyYAML (YAML 1.1), whose floats need a dot and a signed exponent; TrainingArguments does not convert strings")
-                .with_help("write it with a dot and a signed exponent");
+            let mut diagnostic = Diagnostic::new(
+                &PYYAML_FLOAT,
+                &document.source,
+                node.span.clone(),
+                format!("`{path}: {raw}` is read by PyYAML as the string '{raw}', not a number"),
+            )
+            .with_label("a string to PyYAML")
+            .with_note(
+                "HfArgumentParser loads YAML with PyYAML (YAML 1.1), whose floats need a dot and a signed exponent; TrainingArguments does not convert strings",
+            )
+            .with_help("write it with a dot and a signed exponent");
             if let Some(fixed) = pyyaml_spelling(raw) {
                 diagnostic = diagnostic.with_help(format!("write `{fixed}`")).with_fix(Fix {
                     applicability: Applicability::Safe,

@@ -52,10 +52,8 @@ pub fn diagnostic(document: &Document, parent_pointer: &str, entry: &Entry, know
         .with_note("a key the format does not know is ignored by the launcher, so its value never takes effect");
     match suggestion {
         Some(suggestion) => {
-            diagnostic = diagnostic
-                .with_label(format!("did you mean `{suggestion}`?"))
-                .with_help(format!("rename `{}` to `{suggestion}`", entry.key))
-                .with_fix(Fix {
+            diagnostic =
+                diagnostic.with_label(format!("did you mean `{suggestion}`?")).with_help(format!("rename `{}` to `{suggestion}`", entry.key)).with_fix(Fix {
                     applicability: Applicability::Unsafe,
                     message: format!("Rename `{}` to `{suggestion}`", entry.key),
                     edits: vec![Edit { file: document.source.clone(), span: entry.key_span.clone(), content: quoted_like(document, entry, suggestion) }],

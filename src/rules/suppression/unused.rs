@@ -47,5 +47,9 @@ pub fn diagnostic(s: &Suppression) -> Diagnostic {
         .with_label("suppresses nothing")
         .with_note("a stale suppression hides the next problem on this line")
         .with_help("remove the comment")
-        .with_fix(Fix { applicability: Applicability::Safe, message: "Remove the unused suppression".into(), edits: vec![Edit { file: Arc::clone(&s.file), span, content: String::new() }] })
+        .with_fix(Fix {
+            applicability: Applicability::Safe,
+            message: "Remove the unused suppression".into(),
+            edits: vec![Edit { file: Arc::clone(&s.file), span, content: String::new() }],
+        })
 }
