@@ -6,18 +6,6 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target)
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 /// A folder with an `nvidia-smi` that prints `answer` (or exits 9 when `None`).
 fn stand_in(dir: &Path, answer: Option<&str>) -> PathBuf {
     use std::os::unix::fs::PermissionsExt;
@@ -45,10 +33,7 @@ fn run(dir: &Path, bin: &Path, args: &[&str]) -> Output {
 }
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("trainlint-stage-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::fresh_dir(&format!("stage-{name}"))
 }
 
 fn files(dir: &Path) -> Vec<(String, String)> {
@@ -69,7 +54,7 @@ fn files(dir: &Path) -> Vec<(String, String)> {
 fn a_loop_over_the_stages_with_gpu_auto() {
     let dir = temp("loop");
     let project = dir.join("project");
-    copy_dir(&common::repo().join("fixtures/seeds/004_naics_embedder"), &project);
+    common::copy_seed_004(&project);
     let bin = stand_in(&dir, Some("0, GPU-3f2a, Quadro RTX 6000, 24576"));
     let before = files(&project);
     for stage in ["01", "02", "03", "04", "05"] {
@@ -103,7 +88,7 @@ fn a_loop_over_the_stages_with_gpu_auto() {
 fn detection_answers() {
     let dir = temp("answers");
     let project = dir.join("project");
-    copy_dir(&common::repo().join("fixtures/seeds/004_naics_embedder"), &project);
+    common::copy_seed_004(&project);
     // Two different GPUs: the smallest.
     let bin = stand_in(&dir, Some("0, GPU-a, NVIDIA A100-SXM4-80GB, 81920\n1, GPU-b, Tesla V100-SXM2-32GB, 32768"));
     let output = run(&project, &bin, &["plan", "config.yaml", "--stage", "02", "--gpu", "auto"]);
@@ -130,7 +115,7 @@ fn detection_answers() {
 fn a_stage_that_cannot_fit_exits_1() {
     let dir = temp("nofit");
     let project = dir.join("project");
-    copy_dir(&common::repo().join("fixtures/seeds/004_naics_embedder"), &project);
+    common::copy_seed_004(&project);
     let stage = project.join("text_curriculum/01_stage.yaml");
     std::fs::write(&stage, "name: \"01\"\nsettings:\n  n_positives: 5000\n  n_negatives: 5000\n").unwrap();
     let before = std::fs::read_to_string(&stage).unwrap();
@@ -148,7 +133,7 @@ fn a_stage_that_cannot_fit_exits_1() {
 fn check_one_stage() {
     let dir = temp("check");
     let project = dir.join("project");
-    copy_dir(&common::repo().join("fixtures/seeds/004_naics_embedder"), &project);
+    common::copy_seed_004(&project);
     let before = files(&project);
     let bin = stand_in(&dir, Some("0, GPU-3f2a, Quadro RTX 6000, 24576"));
     let clean = run(&project, &bin, &["check", "--stage", "02", "--gpu", "auto", "--output-format", "concise", "."]);

@@ -5,22 +5,9 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target)
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 fn seed_004_copy(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("trainlint-seed004-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    copy_dir(&common::repo().join("fixtures/seeds/004_naics_embedder"), &dir);
+    let dir = common::fresh_dir(&format!("seed004-{name}"));
+    common::copy_seed_004(&dir);
     dir
 }
 

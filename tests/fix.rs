@@ -6,23 +6,8 @@ mod common;
 use std::path::{Path, PathBuf};
 use trainlint::apply::{self, Change};
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target)
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("trainlint-fix-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::fresh_dir(&format!("fix-{name}"))
 }
 
 fn snapshot_dir(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
@@ -43,7 +28,7 @@ fn snapshot_dir(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 #[test]
 fn seed_004_overflowing_stage_is_fixed_in_its_stage_file() {
     let dir = temp_dir("seed004");
-    copy_dir(&common::repo().join("fixtures/seeds/004_naics_embedder"), &dir);
+    common::copy_seed_004(&dir);
     let before = snapshot_dir(&dir);
     let output = common::trainlint_in(&dir, &["check", "--fix", "--unsafe-fixes", "--gpu", "quadro-rtx-6000", "--output-format", "concise", "."]);
     assert_eq!(output.status.code(), Some(0), "{}{}", common::stdout(&output), common::stderr(&output));
@@ -184,7 +169,7 @@ fn migrate_write_keeps_comments_and_is_idempotent() {
 #[test]
 fn plan_apply_rewrites_base_and_the_stage_that_needs_it() {
     let dir = temp_dir("plan-apply");
-    copy_dir(&common::repo().join("fixtures/seeds/004_naics_embedder"), &dir);
+    common::copy_seed_004(&dir);
     let output = common::trainlint_in(&dir, &["plan", "config.yaml", "--gpu", "quadro-rtx-6000", "--apply"]);
     assert_eq!(output.status.code(), Some(0), "{}", common::stderr(&output));
     assert!(common::stderr(&output).contains("Wrote 1 file for quadro-rtx-6000."), "{}", common::stderr(&output));

@@ -8,10 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("trainlint-hostile-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::fresh_dir(&format!("hostile-{name}"))
 }
 
 fn timed(dir: &Path, args: &[&str]) -> std::process::Output {

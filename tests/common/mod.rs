@@ -30,3 +30,29 @@ pub fn stdout(output: &Output) -> String {
 pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
+
+/// A new, empty `trainlint-{label}-{pid}` folder in the temporary directory.
+pub fn fresh_dir(label: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("trainlint-{label}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Copies a folder tree (the fixtures are plain files and folders).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target)
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A copy of the seed 004 fixture (config, curriculum stages, manifest) at `to`.
+pub fn copy_seed_004(to: &Path) {
+    copy_dir(&repo().join("fixtures/seeds/004_naics_embedder"), to);
+}
