@@ -66,3 +66,23 @@ fn deref<'a>(root: &'a serde_json::Value, node: &'a serde_json::Value) -> &'a se
     }
     node
 }
+
+/// A stage repeats the base config's fields (serde cannot flatten with
+/// `deny_unknown_fields`): every stage field must be a config field with the
+/// same role, so an edit to one struct that forgets the other fails here.
+#[test]
+fn stage_fields_are_config_fields_with_the_same_roles() {
+    let config = schema::schema("training-config").unwrap();
+    let stage = schema::schema("curriculum-stage").unwrap();
+    let config_keys = config["properties"].as_object().unwrap();
+    for key in stage["properties"].as_object().unwrap().keys() {
+        assert!(config_keys.contains_key(key), "stage field `{key}` is not a training-config field");
+    }
+    let (mut config_roles, mut stage_roles) = (Vec::new(), Vec::new());
+    collect_roles(&config, &config, "", &mut config_roles);
+    collect_roles(&stage, &stage, "", &mut stage_roles);
+    for role in &stage_roles {
+        assert!(config_roles.contains(role), "stage role {role:?} differs from the training config's");
+    }
+    assert!(!stage_roles.is_empty());
+}
