@@ -39,8 +39,9 @@ struct PrimaryCandidate {
 /// the answer does not depend on the file system's listing order. Every file
 /// of a config group asks about the same few folders, so the answer is kept
 /// for the life of the process: without it a 1,000-file Hydra tree reads and
-/// parses its primaries once per file. trainlint is a one-shot process and
-/// fixes never add or remove a `defaults:` list, so the cache cannot go stale.
+/// parses its primaries once per file. trainlint is a one-shot process, the
+/// lookup reads the files on disk (never the fix loop's in-memory texts) and
+/// no fix adds or removes a `defaults:` list, so the cache cannot go stale.
 fn primaries_in(dir: &Path) -> std::sync::Arc<Vec<PrimaryCandidate>> {
     use std::collections::HashMap;
     use std::sync::{Arc, Mutex, OnceLock};
