@@ -164,3 +164,29 @@ fn hydra_config_name_under_torchrun() {
         "{shown}"
     );
 }
+
+/// torchtune's configs say how they are launched in their header (`recipes/configs/llama3_1/8B_full.yaml`):
+/// `tune run` hands its torchrun options to torchrun (torchtune `_cli/run.py`), so the distributed recipe
+/// runs on 4 processes. A launch of another config in the same header does not count; a launch script wins.
+#[test]
+fn a_torchtune_header_comment_gives_the_world() {
+    let config = "# Config for multi-device full finetuning in full_finetune_distributed.py\n# using a Llama3.1 8B Instruct model\n#\n# To launch on 4 devices, run the following command from root:\n#   tune run --nproc_per_node 4 full_finetune_distributed --config llama3_1/8B_full\n#\n# Single device full finetuning requires more memory optimizations. It's\n# best to use 8B_full_single_device.yaml for those cases:\n#   tune run --nproc_per_node 2 full_finetune_distributed --config llama3_1/8B_full_single_device\n\noutput_dir: /tmp/torchtune/llama3_1_8B/full\nmodel:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\ntokenizer:\n  _component_: torchtune.models.llama3.llama3_tokenizer\n  path: /tmp/Meta-Llama-3.1-8B-Instruct/original/tokenizer.model\n  max_seq_len: 2048\nbatch_size: 2\ngradient_accumulation_steps: 1\noptimizer:\n  _component_: torch.optim.AdamW\n  lr: 2e-5\n  fused: True\nenable_activation_checkpointing: True\ndtype: bf16\n";
+    let dir = repo("tune-header", &[("recipes/configs/llama3_1/8B_full.yaml", config)]);
+    let shown = show(&dir, "recipes/configs/llama3_1/8B_full.yaml", &[]);
+    assert!(shown.contains("effective batch: 8 = 2 micro batch × 1 accumulation × 4 data-parallel world"), "{shown}");
+    assert!(
+        shown.contains("world size 4 from recipes/configs/llama3_1/8B_full.yaml:5 (the config's header comment: tune run one node × --nproc_per_node=4)"),
+        "{shown}"
+    );
+    // `--world-size` wins over the comment.
+    assert!(show(&dir, "recipes/configs/llama3_1/8B_full.yaml", &["--world-size", "8"]).contains("× 8 data-parallel world"));
+    // A header that launches another config says nothing about this one.
+    std::fs::write(dir.join("recipes/configs/llama3_1/8B_full.yaml"), config.replace("--config llama3_1/8B_full\n#\n", "--config llama3_1/8B_lora\n#\n"))
+        .unwrap();
+    let shown = show(&dir, "recipes/configs/llama3_1/8B_full.yaml", &[]);
+    assert!(shown.contains("data-parallel world size not known"), "{shown}");
+    // `tune run` with no torchrun option runs the recipe in one process.
+    std::fs::write(dir.join("recipes/configs/llama3_1/8B_full.yaml"), config.replace("--nproc_per_node 4 full", "full")).unwrap();
+    let shown = show(&dir, "recipes/configs/llama3_1/8B_full.yaml", &[]);
+    assert!(shown.contains("× 1 data-parallel world") && shown.contains("tune run without torchrun options (one process)"), "{shown}");
+}

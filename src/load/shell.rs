@@ -419,6 +419,8 @@ fn launch_of(words: &[Option<String>], sb: &Sbatch, line: usize, notes: Vec<Stri
     let kind = match (first.as_str(), module.as_str(), text(i + 1)) {
         ("torchrun", _, _) | (_, "torch.distributed.run" | "torch.distributed.launch", _) => "torchrun",
         ("accelerate", _, "launch") | (_, "accelerate.commands.launch", _) => "accelerate",
+        // torchtune/_cli/run.py: `tune run [TORCHRUN-OPTIONS] <recipe> --config <config>`.
+        ("tune", _, "run") => "tune",
         ("deepspeed", _, _) | (_, "deepspeed.launcher.runner", _) => "deepspeed",
         (p, _, _) if p.starts_with("python") || p == "litgpt" || p.ends_with(".py") => "program",
         _ => return None,
@@ -427,10 +429,14 @@ fn launch_of(words: &[Option<String>], sb: &Sbatch, line: usize, notes: Vec<Stri
     let skip = match (kind, module.is_empty()) {
         ("program", _) => 0,
         (_, false) => 3,
-        ("accelerate", true) => 2,
+        ("accelerate" | "tune", true) => 2,
         _ => 1,
     };
-    let script_at = rest.iter().skip(skip).position(|w| w.as_deref().is_some_and(|w| w.ends_with(".py") || w == "-m")).map(|at| at + skip);
+    let script_at = if kind == "tune" {
+        tune_recipe_at(rest, skip)
+    } else {
+        rest.iter().skip(skip).position(|w| w.as_deref().is_some_and(|w| w.ends_with(".py") || w == "-m")).map(|at| at + skip)
+    };
     let (own, program): (&[Option<String>], &[Option<String>]) = match (kind, script_at) {
         ("program", _) => (&[], rest),
         (_, Some(at)) => (&rest[..at], &rest[at..]),
@@ -439,9 +445,13 @@ fn launch_of(words: &[Option<String>], sb: &Sbatch, line: usize, notes: Vec<Stri
     let num = |v: Option<Option<&str>>| v.flatten().and_then(|s| s.parse::<u64>().ok());
     let mut accelerate_config = None;
     let (world, what): (Option<u64>, String) = match kind {
+        // torchtune/_cli/run.py: with no torchrun option before the recipe, `tune run` runs the
+        // recipe in this process (`_run_single_device`): one process.
+        "tune" if own.len() == skip => (Some(1), "tune run without torchrun options (one process)".into()),
         // torch/distributed/run.py: `--nproc_per_node` (also `--nproc-per-node`) default "1"; "gpu"/"auto"
         // count the machine's devices. `--nnodes` default "1:1"; "MIN:MAX" is elastic. `--standalone`: one node.
-        "torchrun" => {
+        // `tune run` hands its torchrun options to torchrun (`_run_distributed`).
+        "torchrun" | "tune" => {
             let nproc = flag(own, &["--nproc_per_node", "--nproc-per-node"]);
             let nnodes = flag(own, &["--nnodes"]).flatten();
             let nodes: Result<(u64, String), String> = match nnodes {
@@ -460,8 +470,8 @@ fn launch_of(words: &[Option<String>], sb: &Sbatch, line: usize, notes: Vec<Stri
                 Some(None) => Err("--nproc_per_node without a value".into()),
             };
             match (nodes, procs) {
-                (Ok((n, nw)), Ok((p, pw))) => (n.checked_mul(p), format!("torchrun {nw} × {pw}")),
-                (Err(e), _) | (_, Err(e)) => (None, format!("torchrun: {e}")),
+                (Ok((n, nw)), Ok((p, pw))) => (n.checked_mul(p), format!("{} {nw} × {pw}", launcher_name(kind))),
+                (Err(e), _) | (_, Err(e)) => (None, format!("{}: {e}", launcher_name(kind))),
             }
         }
         // accelerate/commands/launch.py: `--num_processes` is the total over all machines;
@@ -514,6 +524,26 @@ fn launch_of(words: &[Option<String>], sb: &Sbatch, line: usize, notes: Vec<Stri
     launch.what = format!("{what}{}", launch.what);
     launch.accelerate_config = accelerate_config;
     Some(launch)
+}
+
+fn launcher_name(kind: &str) -> &'static str {
+    if kind == "tune" { "tune run" } else { "torchrun" }
+}
+
+/// Where `tune run`'s recipe is: the first word after the torchrun options (they take a
+/// value, `--opt=value`, or are one of torchrun's switches).
+fn tune_recipe_at(rest: &[Option<String>], skip: usize) -> Option<usize> {
+    // torch/distributed/run.py `get_args_parser`: the options that take no value.
+    const SWITCHES: &[&str] = &["--standalone", "--no-python", "--no_python", "--run-path", "--run_path", "--module", "-m"];
+    let mut i = skip;
+    while let Some(word) = rest.get(i) {
+        let word = word.as_deref()?;
+        if !word.starts_with('-') {
+            return Some(i);
+        }
+        i += if word.contains('=') || SWITCHES.contains(&word) { 1 } else { 2 };
+    }
+    None
 }
 
 /// The configs and Hydra overrides of the training command; its world unknown.

@@ -169,3 +169,47 @@ fn literal(text: &str, name: &str) -> Option<String> {
     let body = &rest[1..];
     Some(body[..body.find(quote)?].to_owned())
 }
+
+/// The world the config's own header comment launches it with: torchtune's configs open with
+/// `# tune run --nproc_per_node 4 full_finetune_distributed --config llama3_1/8B_full`
+/// (the command its authors ran). Only a launch that names this config counts (`--config`
+/// as a path or a torchtune config name, with or without `.yaml`); several: the smallest world,
+/// as for scripts. Returns the world and where it was read ("configs/x.yaml:9 (…)").
+pub fn from_header(display: &str, text: &str, config: &Path) -> Option<(u64, String)> {
+    let stem = config.with_extension("");
+    let names_this = |written: &str| {
+        let written = Path::new(written.trim_start_matches("./"));
+        let written = if written.extension().is_some_and(|e| e == "yaml" || e == "yml") { written.with_extension("") } else { written.to_path_buf() };
+        !written.as_os_str().is_empty() && stem.ends_with(&written)
+    };
+    let mut best: Option<(u64, usize, String)> = None;
+    let mut command = String::new();
+    let mut first = 0;
+    for (index, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if !trimmed.is_empty() && !trimmed.starts_with('#') {
+            break;
+        }
+        let body = trimmed.trim_start_matches('#').trim();
+        if command.is_empty() {
+            first = index + 1;
+        }
+        // One command per comment line, joined over `\` continuations; prose lines parse to no launch.
+        if let Some(part) = body.strip_suffix('\\') {
+            command.push_str(part);
+            command.push(' ');
+            continue;
+        }
+        command.push_str(body.trim_start_matches("$ "));
+        for launch in launches(&command) {
+            if let Some(world) = launch.world
+                && launch.configs.iter().any(|c| names_this(c))
+                && best.as_ref().is_none_or(|(w, ..)| world < *w)
+            {
+                best = Some((world, first, launch.what.clone()));
+            }
+        }
+        command.clear();
+    }
+    best.map(|(world, line, what)| (world, format!("{display}:{line} (the config's header comment: {what})")))
+}

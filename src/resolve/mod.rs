@@ -189,8 +189,12 @@ fn launched(files: Vec<Arc<SourceFile>>, mut tree: Node, detection: Detection, s
     for (key, value) in &settings.sets {
         hydra::set_override(&mut tree, key, value);
     }
-    // The world: the config's devices, else `--world-size`, else the launch, else the manifest's `world-size`.
-    let launcher = linked.and_then(|l| l.world).filter(|_| !settings.world_size_from_command_line);
+    // The world: the config's devices, else `--world-size`, else the launch, else the manifest's
+    // `world-size`, else the launch the config's header comment shows.
+    let mut launcher = linked.and_then(|l| l.world).filter(|_| !settings.world_size_from_command_line);
+    if launcher.is_none() && settings.world_size.is_none() && !files[0].path().as_os_str().is_empty() {
+        launcher = launch::from_header(files[0].display(), files[0].text(), files[0].path());
+    }
     let world = launcher.as_ref().map(|(w, _)| u32::try_from(*w).unwrap_or(u32::MAX)).or(settings.world_size);
     let mut resolved = resolve_tree_with(files, tree, detection, settings, stage, omegaconf, world);
     if let Some((_, from)) = launcher
