@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """How many corpus files that name a model get a complete memory estimate (issue 14).
 
-For every YAML/JSON file under the corpus: `trainlint show --output-format json`
+For every YAML/JSON file under the corpus (a config that trains nothing, such as an
+evaluation or export config, is counted apart): `trainlint show --output-format json`
 says whether a model is named (the `model` role); `trainlint estimate --gpu rtx-4090
 --output-format json` says whether it is estimated, and complete: weights,
 gradients (or ZeRO's model states), optimizer states and activations that cover the
@@ -31,7 +32,7 @@ def main():
             if name.endswith((".yaml", ".yml", ".json")):
                 files.append(os.path.join(root, name))
     files.sort()
-    naming, complete, reasons = 0, 0, collections.Counter()
+    naming, complete, not_training, reasons = 0, 0, 0, collections.Counter()
     for path in files:
         stdout, _ = run("show", "--output-format", "json", path)
         try:
@@ -43,6 +44,11 @@ def main():
             continue
         naming += 1
         stdout, stderr = run("estimate", "--gpu", "rtx-4090", "--output-format", "json", path)
+        if "not a training run" in stderr:
+            # An evaluation, generation, inference or export config: no training memory to estimate.
+            naming -= 1
+            not_training += 1
+            continue
         try:
             estimate = json.loads(stdout)
         except json.JSONDecodeError:
@@ -56,7 +62,7 @@ def main():
             complete += 1
         else:
             reasons["incomplete: " + ", ".join(sorted(names))[:100]] += 1
-    print(f"{naming} files name a model; {complete} get a complete estimate ({100 * complete / max(naming, 1):.1f} %)")
+    print(f"{naming} training configs name a model ({not_training} more name one but train nothing); {complete} get a complete estimate ({100 * complete / max(naming, 1):.1f} %)")
     for reason, count in reasons.most_common():
         print(f"{count:5}  {reason}")
 

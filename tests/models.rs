@@ -231,7 +231,7 @@ fn sharded_or_unmodelled_runs_are_not_estimated_at_the_key() {
         ),
         (
             "badam.yaml",
-            "model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nstage: sft\nfinetuning_type: full\nuse_badam: true\nper_device_train_batch_size: 1\ncutoff_len: 1024\nbf16: true\n",
+            "model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nstage: sft\nfinetuning_type: full\nuse_badam: true\nper_device_train_batch_size: 1\ncutoff_len: 1024\nbf16: true\ndo_train: true\n",
             4,
             "`use_badam` is set",
         ),
@@ -250,7 +250,7 @@ fn sharded_or_unmodelled_runs_are_not_estimated_at_the_key() {
     write(
         &dir,
         "inbwd.yaml",
-        "model:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\nbatch_size: 1\ntokenizer:\n  _component_: torchtune.models.llama3.llama3_tokenizer\n  max_seq_len: 1024\noptimizer_in_bwd: True\ndtype: bf16\n",
+        "model:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\nbatch_size: 1\ntokenizer:\n  _component_: torchtune.models.llama3.llama3_tokenizer\n  max_seq_len: 1024\noptimizer:\n  _component_: torch.optim.AdamW\n  lr: 2e-5\noptimizer_in_bwd: True\ndtype: bf16\n",
     );
     let in_backward = estimate(&dir, &["--gpu", "h100-sxm", "inbwd.yaml"]);
     assert_eq!(bytes(&in_backward, "gradients"), 128_256.0 * 4096.0 * 2.0, "{in_backward:#}");
@@ -358,7 +358,7 @@ fn the_named_deepspeed_file_is_read() {
 #[test]
 fn a_torchtune_distributed_recipe_is_sharded() {
     let dir = common::fresh_dir("models-torchtune-distributed");
-    let text = "# Config for multi-device LoRA in lora_finetune_distributed.py\n# using a Llama3.1 70B model\n#\n#   tune run --nproc_per_node 8 lora_finetune_distributed --config llama3_1/70B_lora\n\nmodel:\n  _component_: torchtune.models.llama3_1.lora_llama3_1_70b\n  lora_attn_modules: ['q_proj', 'k_proj', 'v_proj', 'output_proj']\n  apply_lora_to_mlp: True\n  lora_rank: 16\ntokenizer:\n  _component_: torchtune.models.llama3.llama3_tokenizer\n  max_seq_len: 2048\nbatch_size: 2\ndtype: bf16\nenable_activation_checkpointing: True\nfsdp_cpu_offload: False\n";
+    let text = "# Config for multi-device LoRA in lora_finetune_distributed.py\n# using a Llama3.1 70B model\n#\n#   tune run --nproc_per_node 8 lora_finetune_distributed --config llama3_1/70B_lora\n\nmodel:\n  _component_: torchtune.models.llama3_1.lora_llama3_1_70b\n  lora_attn_modules: ['q_proj', 'k_proj', 'v_proj', 'output_proj']\n  apply_lora_to_mlp: True\n  lora_rank: 16\ntokenizer:\n  _component_: torchtune.models.llama3.llama3_tokenizer\n  max_seq_len: 2048\nbatch_size: 2\ndtype: bf16\nenable_activation_checkpointing: True\nfsdp_cpu_offload: False\noptimizer:\n  _component_: torch.optim.AdamW\n  lr: 3e-4\n";
     write(&dir, "70B_lora.yaml", text);
     let json = check_4090(&dir, "70B_lora.yaml");
     let diagnostics = json["diagnostics"].as_array().unwrap();
@@ -373,4 +373,74 @@ fn a_torchtune_distributed_recipe_is_sharded() {
     let eight = estimate(&dir, &["--gpu", "a100-80gb", "--world-size", "8", "70B_lora.yaml"]);
     assert_eq!(bytes(&eight, "weights (frozen base)"), 70_553_706_496.0 * 2.0 / 8.0, "{eight:#}");
     assert_eq!(eight["fits"], true, "{eight:#}");
+}
+
+/// Preference training: DPO runs the chosen and the rejected sequence of each pair in one
+/// forward (TRL `concatenated_forward`), so activations and logits double; a full DPO run holds a
+/// frozen 16-bit reference copy of the policy, a LoRA one disables its adapters instead; ORPO keeps
+/// no reference. Written as Axolotl (`rl`), LLaMA-Factory (`stage`/`pref_loss`) and TRL (`loss_type`) write them.
+#[test]
+fn preference_runs_double_the_sequences_and_hold_a_reference_model() {
+    let dir = common::fresh_dir("models-preference");
+    let sft = "base_model: Qwen/Qwen2.5-0.5B\nmicro_batch_size: 2\nsequence_len: 1024\nbf16: true\ngradient_checkpointing: true\n";
+    write(&dir, "sft.yml", sft);
+    write(&dir, "dpo.yml", &format!("{sft}rl: dpo\n"));
+    write(&dir, "orpo.yml", &format!("{sft}rl: orpo\n"));
+    write(&dir, "dpo_lora.yml", &format!("{sft}rl: dpo\nadapter: lora\nlora_r: 16\nlora_target_linear: true\n"));
+    let [sft, dpo, orpo, lora] = ["sft.yml", "dpo.yml", "orpo.yml", "dpo_lora.yml"].map(|f| estimate(&dir, &["--gpu", "h100-sxm", f]));
+    for name in ["activations (transformer)", "logits"] {
+        assert_eq!(bytes(&dpo, name), 2.0 * bytes(&sft, name), "{name}");
+        assert_eq!(bytes(&orpo, name), 2.0 * bytes(&sft, name), "{name}");
+    }
+    // Qwen2.5-0.5B: 494,032,768 parameters (catalog) × 2 B.
+    assert_eq!(bytes(&dpo, "reference model"), 494_032_768.0 * 2.0);
+    let names = |e: &serde_json::Value| e["components"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap().to_owned()).collect::<Vec<_>>();
+    assert!(!names(&orpo).contains(&"reference model".to_owned()), "{orpo:#}");
+    assert!(!names(&lora).contains(&"reference model".to_owned()), "{lora:#}");
+    assert!(!names(&sft).contains(&"reference model".to_owned()));
+    // LLaMA-Factory: `stage: dpo` (pref_loss sigmoid by default) holds a reference; `pref_loss: orpo` does not.
+    let lf = "model_name_or_path: Qwen/Qwen2.5-0.5B\nstage: dpo\ndo_train: true\nfinetuning_type: full\nper_device_train_batch_size: 2\ncutoff_len: 1024\nbf16: true\n";
+    write(&dir, "lf_dpo.yaml", lf);
+    write(&dir, "lf_orpo.yaml", &format!("{lf}pref_loss: orpo\n"));
+    assert!(names(&estimate(&dir, &["--gpu", "h100-sxm", "lf_dpo.yaml"])).contains(&"reference model".to_owned()));
+    assert!(!names(&estimate(&dir, &["--gpu", "h100-sxm", "lf_orpo.yaml"])).contains(&"reference model".to_owned()));
+    // TRL: `loss_type: sigmoid` is DPO; `precompute_ref_log_probs: true` needs no reference model at training time.
+    let trl = "model_name_or_path: Qwen/Qwen2.5-0.5B\nper_device_train_batch_size: 2\ngradient_accumulation_steps: 4\nlearning_rate: 5.0e-7\noutput_dir: out\nmax_length: 1024\nbf16: true\nbeta: 0.1\nmax_prompt_length: 512\nloss_type: sigmoid\n";
+    write(&dir, "trl.yaml", trl);
+    write(&dir, "trl_pre.yaml", &format!("{trl}precompute_ref_log_probs: true\n"));
+    let trl_dpo = estimate(&dir, &["--gpu", "h100-sxm", "trl.yaml"]);
+    assert!(names(&trl_dpo).contains(&"reference model".to_owned()), "{trl_dpo:#}");
+    assert!(names(&trl_dpo).iter().any(|n| n == "activations (transformer)"), "max_length gives the sequence length: {trl_dpo:#}");
+    assert!(!names(&estimate(&dir, &["--gpu", "h100-sxm", "trl_pre.yaml"])).contains(&"reference model".to_owned()));
+}
+
+/// Configs that train nothing (torchtune's evaluation and generation recipes, LLaMA-Factory's
+/// inference and export configs) get no training-memory estimate and no memory finding.
+#[test]
+fn evaluation_and_export_configs_are_not_priced_as_training() {
+    let dir = common::fresh_dir("models-not-training");
+    write(
+        &dir,
+        "eval.yaml",
+        "# tune run eleuther_eval --config eval\nmodel:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\ntokenizer:\n  _component_: torchtune.models.llama3.llama3_tokenizer\n  path: /tmp/tokenizer.model\n  max_seq_len: 4096\nbatch_size: 8\ndtype: bf16\ntasks: [\"truthfulqa_mc2\"]\n",
+    );
+    write(
+        &dir,
+        "export.yaml",
+        "model_name_or_path: Qwen/Qwen3-4B-Instruct-2507\nadapter_name_or_path: saves/qwen3-4b/lora/sft\ntemplate: qwen3_nothink\nfinetuning_type: lora\nexport_dir: output/qwen3_lora_sft\nexport_size: 5\n",
+    );
+    for file in ["eval.yaml", "export.yaml"] {
+        let json = check_4090(&dir, file);
+        let codes: Vec<&str> = json["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
+        assert!(!codes.iter().any(|c| c.starts_with("MEM")), "{file}: {codes:?}");
+        let output = run(&dir, &["estimate", "--gpu", "rtx-4090", file]);
+        assert!(common::stderr(&output).contains("not a training run"), "{file}: {}", common::stderr(&output));
+    }
+    // The same torchtune config with an optimizer trains: it is estimated (and does not fit a 24 GB card).
+    let train = std::fs::read_to_string(dir.join("eval.yaml"))
+        .unwrap()
+        .replace("tasks: [\"truthfulqa_mc2\"]\n", "optimizer:\n  _component_: torch.optim.AdamW\n  lr: 2e-5\n");
+    write(&dir, "train.yaml", &train);
+    let json = check_4090(&dir, "train.yaml");
+    assert!(json["diagnostics"].as_array().unwrap().iter().any(|d| d["code"] == "MEM001"), "{json:#}");
 }

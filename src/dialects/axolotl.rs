@@ -13,8 +13,10 @@ pub struct Axolotl;
 /// `ModelInputConfig.base_model`; FACTS.md §6).
 /// `adapter`: `lora`, `qlora`, `llama-adapter` (axolotl `src/axolotl/utils/schemas/peft.py`, `LoraConfig.adapter`).
 /// `lora_r`, `lora_target_modules` (axolotl `src/axolotl/utils/schemas/peft.py`, `LoraConfig`).
-const BINDINGS: [(Role, &str); 10] = [
+/// `rl`: `dpo`, `ipo`, `orpo`, `kto`, `simpo` (axolotl `src/axolotl/utils/schemas/enums.py`, `RLType`).
+const BINDINGS: [(Role, &str); 11] = [
     (Role::Model, "base_model"),
+    (Role::Preference, "rl"),
     (Role::Adapter, "adapter"),
     (Role::LoraRank, "lora_r"),
     (Role::LoraTargets, "lora_target_modules"),

@@ -14,13 +14,16 @@ pub struct HfTrainer;
 /// (trl `trl/trainer/model_config.py`), the `ModelArguments` of the transformers example scripts
 /// (`examples/pytorch/language-modeling/run_clm.py`) and of the trainers built on them
 /// (each dialect file cites its own), parsed from the same file by `HfArgumentParser`.
-pub const BINDINGS: [(Role, &str); 6] = [
+pub const BINDINGS: [(Role, &str); 7] = [
     (Role::Model, "model_name_or_path"),
     (Role::MicroBatch, "per_device_train_batch_size"),
     (Role::Accumulation, "gradient_accumulation_steps"),
     (Role::LearningRate, "learning_rate"),
     (Role::Optimizer, "optim"),
     (Role::SequenceLength, "max_seq_length"),
+    // TRL's trainers: `SFTConfig.max_length` (the spelling since TRL 0.20; `max_seq_length` before),
+    // `DPOConfig`/`ORPOConfig`/`KTOConfig.max_length` (prompt + completion, `trl/trainer/dpo_config.py`).
+    (Role::SequenceLength, "max_length"),
 ];
 
 /// The TrainingArguments keys a typo most often hides.
@@ -75,6 +78,15 @@ pub fn switches(root: &Node, out: &mut DerivedRoles) {
         // transformers' `attn_implementation` (`eager`, `sdpa`, `flash_attention_2`, ...), which
         // Axolotl and TRL's `ModelConfig` pass to `from_pretrained`.
         out.push(Role::Attention, implementation.to_json(), "attn_implementation");
+    }
+    // TRL's preference trainers: `DPOConfig.loss_type` (`sigmoid`, `ipo`, `hinge`, ...: DPO's family,
+    // with a reference model; trl `trainer/dpo_config.py`); without it, `beta` with `max_prompt_length`
+    // is a paired preference config (DPOConfig, ORPOConfig and CPOConfig all have both) whose
+    // reference model is not known: paired sequences, no reference counted.
+    if let Some(loss) = root.get("loss_type").filter(|l| l.as_str().is_some_and(|s| s.parse::<crate::schema::typed::Preference>().is_ok())) {
+        out.push(Role::Preference, loss.to_json(), "loss_type");
+    } else if root.get("beta").is_some() && root.get("max_prompt_length").is_some() {
+        out.push(Role::Preference, "paired".into(), "beta");
     }
     // TRL `ModelConfig.use_peft` / `use_dora` (trl `trl/trainer/model_config.py`): a PEFT LoRA (DoRA) adapter.
     if truthy("use_peft") {

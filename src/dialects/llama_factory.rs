@@ -87,6 +87,18 @@ impl Framework for LlamaFactory {
         if super::truthy(root, "enable_liger_kernel") {
             out.push(Role::Logits, "fused".into(), "enable_liger_kernel");
         }
+        // `stage`: `rm` (pairwise reward model), `dpo` with `pref_loss` (default `sigmoid`: DPO with a
+        // reference model; `orpo`/`simpo` use none: `FinetuningArguments.use_ref_model`), `kto`
+        // (`hparams/finetuning_args.py`, `train/dpo/workflow.py`).
+        match root.get("stage").and_then(Node::as_str) {
+            Some("rm") => out.push(Role::Preference, "reward".into(), "stage"),
+            Some("kto") => out.push(Role::Preference, "kto".into(), "stage"),
+            Some("dpo") => match root.get("pref_loss") {
+                Some(loss) => out.push(Role::Preference, loss.to_json(), "pref_loss"),
+                None => out.push(Role::Preference, "dpo".into(), "stage"),
+            },
+            _ => {}
+        }
         if let Some(bits) = root.get("quantization_bit").and_then(Node::as_i64) {
             out.push(Role::BaseWeights, if bits <= 4 { "int4" } else { "int8" }.into(), "quantization_bit");
         }
@@ -108,6 +120,21 @@ impl Framework for LlamaFactory {
     /// LLaMA-Factory `hparams/finetuning_args.py`: `use_galore`, `use_apollo`,
     /// `use_badam` and `use_adam_mini` replace AdamW with memory-saving
     /// optimizers; `deepspeed` / `fsdp` are TrainingArguments'. None is modelled yet.
+    /// `llamafactory-cli train` trains only with `do_train: true` (LLaMA-Factory
+    /// `src/llamafactory/train/sft/workflow.py`: `if training_args.do_train:`; HF's
+    /// `do_train` defaults to false); inference (`llamafactory-cli chat/api`) and
+    /// merge/export configs (`export_dir`) do not set it. v1 configs have no `do_train`:
+    /// they train on their `train_dataset` (`src/llamafactory/v1/config/data_args.py`).
+    fn not_training(&self, root: &Node) -> Option<String> {
+        match root.get("do_train").map(|n| &n.value) {
+            Some(crate::load::tree::Value::Bool(true)) => None,
+            None if root.get("train_dataset").is_some() => None,
+            Some(_) => Some("`do_train` is not true: LLaMA-Factory does not train with this config".to_owned()),
+            None if root.get("export_dir").is_some() => Some("an export config (`export_dir`, no `do_train`): LLaMA-Factory merges or exports, it does not train".to_owned()),
+            None => Some("no `do_train: true`: LLaMA-Factory trains only when it is set (inference and export configs leave it out)".to_owned()),
+        }
+    }
+
     fn memory_unmodelled(&self, root: &Node) -> Option<super::Unmodelled> {
         const OPTIMIZERS: [(&str, &str); 4] = [
             ("use_galore", "GaLore projects the gradients to low rank, which trainlint does not model yet"),

@@ -167,6 +167,13 @@ pub trait Framework: Sync {
         None
     }
 
+    /// Why the config describes no training run (an evaluation, generation, inference,
+    /// merge or export config of the framework): its training memory is not estimated
+    /// and the memory rules say nothing about it.
+    fn not_training(&self, _root: &Node) -> Option<String> {
+        None
+    }
+
     /// Keys the framework requires at one value (it raises at start-up
     /// otherwise), for this file: SCH002 where the file sets another value.
     fn pinned_values(&self, _root: &Node) -> Vec<Pinned> {

@@ -11,7 +11,7 @@ pub const NATIVE: Dialect = Dialect(&Native);
 
 pub struct Native;
 
-pub const BINDINGS: [(Role, &str); 34] = [
+pub const BINDINGS: [(Role, &str); 35] = [
     (Role::MicroBatch, "batch.micro_batch"),
     (Role::Accumulation, "batch.accumulation"),
     (Role::GlobalBatch, "batch.global_batch"),
@@ -46,6 +46,7 @@ pub const BINDINGS: [(Role, &str); 34] = [
     (Role::LoraTargets, "model.lora_targets"),
     (Role::Logits, "model.logits"),
     (Role::OptimizerInBackward, "optimizer_in_backward"),
+    (Role::Preference, "preference"),
 ];
 
 impl Framework for Native {

@@ -118,6 +118,10 @@ impl Framework for Torchtune {
             match loss.rsplit('.').next() {
                 Some("CEWithChunkedOutputLoss") => out.push(Role::Logits, "chunked".into(), "loss._component_"),
                 Some("LinearCrossEntropyLoss") => out.push(Role::Logits, "fused".into(), "loss._component_"),
+                // `torchtune.rlhf.loss`: DPO and RSO keep a reference model (`full_dpo_distributed.py`
+                // builds `_ref_model`; the LoRA DPO recipes disable the adapters instead); SimPO none.
+                Some("DPOLoss" | "RSOLoss" | "IPOLoss") => out.push(Role::Preference, "dpo".into(), "loss._component_"),
+                Some("SimPOLoss") => out.push(Role::Preference, "simpo".into(), "loss._component_"),
                 _ => {}
             }
         }
@@ -157,6 +161,16 @@ impl Framework for Torchtune {
 
     fn interpolates(&self) -> bool {
         true
+    }
+
+    /// The training recipes build an optimizer from the config's `optimizer` (top level,
+    /// or under a section such as `training:` in the dev GRPO recipes); `eleuther_eval`,
+    /// `generate`, `dev/generate_v2` and `quantize` read no optimizer (torchtune
+    /// `recipes/eleuther_eval.py`, `recipes/generate.py`, `recipes/quantize.py`).
+    fn not_training(&self, root: &Node) -> Option<String> {
+        let has_optimizer =
+            root.get("optimizer").is_some() || root.entries().is_some_and(|e| e.iter().any(|section| section.value.get("optimizer").is_some()));
+        (!has_optimizer).then(|| "no `optimizer`: the config is for a torchtune recipe that does not train (evaluation, generation, quantization)".to_owned())
     }
 
     fn sequence_length_keys(&self) -> &'static [&'static str] {

@@ -99,6 +99,9 @@ pub fn partial_training(resolved: &ResolvedConfig) -> Option<String> {
 /// MEM004's message, first part, for a run whose activations nothing gives (no sequence length).
 pub const ACTIVATIONS_UNKNOWN: &str = "the activations are unknown (the config does not bound the sequence length, and declares no activation size):";
 
+/// Why a config gets no training-memory estimate: it describes no training run (`Framework::not_training`).
+pub const NOT_TRAINING: &str = "not a training run:";
+
 /// MEM004's message for a run that shards with FSDP over a world nobody states.
 pub const FSDP_WORLD_UNKNOWN: &str =
     "the run shards its parameters, gradients and optimizer states with FSDP over the data-parallel world, whose size is not known here";
@@ -117,6 +120,9 @@ pub struct NotEstimable(pub String);
 
 impl MemoryModel {
     pub fn build(resolved: &ResolvedConfig, settings: &Settings, gpu: Option<&GpuTarget>) -> Result<MemoryModel, NotEstimable> {
+        if let Some(why) = resolved.detection.dialect.not_training(&resolved.tree) {
+            return Err(NotEstimable(format!("{NOT_TRAINING} {why}")));
+        }
         let memory = memory_facts(resolved, settings);
         let mut notes = Vec::new();
         let run = Run::new(resolved, &memory, &mut notes);

@@ -52,10 +52,13 @@ pub enum Role {
     Logits,
     // The optimizer steps inside the backward, parameter by parameter (a boolean).
     OptimizerInBackward,
+    // A preference objective (typed `Preference`: dpo, orpo, simpo, kto, reward): paired
+    // chosen/rejected sequences, and a frozen reference model for DPO and KTO.
+    Preference,
 }
 
 impl Role {
-    pub const ALL: [Role; 34] = [
+    pub const ALL: [Role; 35] = [
         Role::MicroBatch,
         Role::Accumulation,
         Role::GlobalBatch,
@@ -90,6 +93,7 @@ impl Role {
         Role::LoraTargets,
         Role::Logits,
         Role::OptimizerInBackward,
+        Role::Preference,
     ];
 
     pub fn name(self) -> &'static str {
@@ -128,6 +132,7 @@ impl Role {
             Role::LoraTargets => "lora_targets",
             Role::Logits => "logits",
             Role::OptimizerInBackward => "optimizer_in_backward",
+            Role::Preference => "preference",
         }
     }
 

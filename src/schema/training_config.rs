@@ -41,6 +41,12 @@ pub struct TrainingConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-trainlint" = {"role": "optimizer_in_backward"}))]
     pub optimizer_in_backward: Option<bool>,
+    /// A preference objective: `dpo` (also `ipo`; a frozen reference model), `orpo`, `simpo`/`cpo`
+    /// (no reference), `kto` (a reference model, unpaired), `reward` (reward modelling). Paired
+    /// objectives run the chosen and the rejected sequence of each sample through the model together.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-trainlint" = {"role": "preference"}))]
+    pub preference: Option<PreferenceKind>,
     /// Peak learning rate (BAT005 suggests the linearly scaled one when the effective batch changes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0.0), extend("x-trainlint" = {"role": "learning_rate"}))]
@@ -239,6 +245,19 @@ pub enum AdapterKind {
 pub enum LoraTargets {
     One(String),
     List(Vec<String>),
+}
+
+/// A preference objective.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PreferenceKind {
+    Dpo,
+    Ipo,
+    Orpo,
+    Simpo,
+    Cpo,
+    Kto,
+    Reward,
 }
 
 /// How the loss holds the logits.

@@ -606,6 +606,63 @@ impl Logits {
     }
 }
 
+// ------------------------------------------------------------------ preference
+
+/// A preference objective (role `preference`), for what it holds in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Preference {
+    /// DPO and its losses that keep the reference term (IPO, hinge, RSO): chosen and rejected
+    /// sequences concatenated in one forward (TRL `DPOTrainer.concatenated_forward`, torchtune
+    /// `full_dpo_distributed.py` `concatenated_forward`), and a frozen reference model
+    /// (TRL `create_reference_model` when no PEFT adapter can be disabled; torchtune's `ref_model`).
+    Dpo,
+    /// Paired without a reference model: ORPO (Hong et al. 2024, arXiv:2403.07691), SimPO
+    /// (Meng et al. 2024, arXiv:2405.14734), CPO; TRL `ORPOTrainer`/`CPOTrainer` concatenate the pair.
+    Paired,
+    /// KTO: unpaired samples, and a frozen reference model (TRL `KTOTrainer`).
+    Kto,
+    /// Reward modelling: a chosen and a rejected sequence per sample (TRL `RewardTrainer`), no reference.
+    Reward,
+}
+
+impl FromStr for Preference {
+    type Err = Unrecognised;
+
+    /// The spellings of the frameworks: native `preference`, Axolotl `rl`, LLaMA-Factory
+    /// `stage`/`pref_loss`, TRL `loss_type`.
+    fn from_str(text: &str) -> Result<Preference, Unrecognised> {
+        Ok(match text.to_ascii_lowercase().as_str() {
+            "dpo" | "ipo" | "sigmoid" | "hinge" | "rso" | "dpo_paired" => Preference::Dpo,
+            "orpo" | "simpo" | "cpo" | "paired" => Preference::Paired,
+            "kto" | "kto_pair" => Preference::Kto,
+            "reward" | "rm" => Preference::Reward,
+            _ => return Err(Unrecognised { role: Role::Preference, text: text.to_owned() }),
+        })
+    }
+}
+
+impl TypedRole for Preference {
+    const ROLE: Role = Role::Preference;
+    fn from_json(value: &serde_json::Value) -> Option<Preference> {
+        text_of(value, false)?.parse().ok()
+    }
+}
+
+impl Preference {
+    /// Sequences through the model per sample: 2 for a chosen/rejected pair.
+    pub fn sequences_per_sample(self) -> f64 {
+        match self {
+            Preference::Dpo | Preference::Paired | Preference::Reward => 2.0,
+            Preference::Kto => 1.0,
+        }
+    }
+
+    /// Whether a frozen reference model is held next to the policy.
+    pub fn reference_model(self) -> bool {
+        matches!(self, Preference::Dpo | Preference::Kto)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -51,7 +51,8 @@ impl MemoryComponent for Logits {
         });
         let per = bytes_per_element(logits, run.precision);
         // Tensor parallelism splits the vocabulary (Megatron's vocab-parallel cross-entropy).
-        let bytes = s * v * per / run.tensor_parallel();
-        Ok(vec![Term::per_sample("logits", bytes, format!("micro batch × {s} × vocabulary {v} × {per} B ({})", logits.name()))])
+        let (sequences, paired) = run.sequences_per_sample();
+        let bytes = sequences * s * v * per / run.tensor_parallel();
+        Ok(vec![Term::per_sample("logits", bytes, format!("micro batch{paired} × {s} × vocabulary {v} × {per} B ({})", logits.name()))])
     }
 }

@@ -12,6 +12,7 @@ pub mod ema;
 pub mod gradients;
 pub mod logits;
 pub mod optimizer_states;
+pub mod reference_model;
 pub mod transformer_activations;
 pub mod user_terms;
 pub mod weights;
@@ -25,7 +26,7 @@ use crate::resolve::ResolvedConfig;
 use crate::resolve::model::ModelLookup;
 use crate::schema::Role;
 use crate::schema::training_config::Memory;
-use crate::schema::typed::{Adapter, LoraTargets, Module, Precision, Quantization, TypedRole};
+use crate::schema::typed::{Adapter, LoraTargets, Module, Precision, Preference, Quantization, TypedRole};
 
 /// Every component, in breakdown order.
 pub const REGISTRY: &[&dyn MemoryComponent] = &[
@@ -34,6 +35,7 @@ pub const REGISTRY: &[&dyn MemoryComponent] = &[
     &gradients::Gradients,
     &optimizer_states::OptimizerStates,
     &ema::Ema,
+    &reference_model::ReferenceModel,
     &cuda_context::CudaContext,
     &declared_activations::DeclaredActivations,
     &transformer_activations::TransformerActivations,
@@ -192,6 +194,16 @@ impl<'a> Run<'a> {
     /// A role's typed value.
     pub fn typed<T: TypedRole>(&self) -> Option<T> {
         self.resolved.typed::<T>()
+    }
+
+    /// Sequences the model runs per sample of the micro batch: 2 under a paired preference
+    /// objective (chosen and rejected concatenated in one forward), else 1; and the words
+    /// that say so in a breakdown row.
+    pub fn sequences_per_sample(&self) -> (f64, &'static str) {
+        match self.typed::<Preference>().map(Preference::sequences_per_sample) {
+            Some(n) if n > 1.0 => (n, " × 2 sequences (chosen + rejected)"),
+            _ => (1.0, ""),
+        }
     }
 
     /// Trainable parameters, where the parameter count is known.

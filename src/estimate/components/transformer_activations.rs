@@ -84,7 +84,9 @@ impl MemoryComponent for TransformerActivations {
             ActivationCheckpointing::Offloaded => full_layer,
         } * dtype_factor(run.precision)
             / run.tensor_parallel();
-        let text = format!("micro batch × {layers} layers × {formula} (s={s}, h={h}, a={heads}, {attention}, checkpointing {})", checkpointing.name());
+        let (sequences, paired) = run.sequences_per_sample();
+        let per_sample = per_sample * sequences;
+        let text = format!("micro batch{paired} × {layers} layers × {formula} (s={s}, h={h}, a={heads}, {attention}, checkpointing {})", checkpointing.name());
         Ok(vec![Term::per_sample("activations (transformer)", per_sample, text)])
     }
 }

@@ -41,6 +41,10 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &Settin
         return;
     }
     let Some(micro) = resolved.batch.micro() else { return };
+    // An evaluation, generation or export config trains nothing: no training memory to check.
+    if resolved.detection.dialect.not_training(&resolved.tree).is_some() {
+        return;
+    }
     let mut reported_unknown = false;
     let mut planned = Vec::new();
     for gpu in &gpus {

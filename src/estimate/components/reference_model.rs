@@ -1,0 +1,50 @@
+//! The frozen reference model of DPO and KTO: a second copy of the policy's weights,
+//! held for the reference log-probabilities, with no gradients or optimizer states.
+
+use super::{MemoryComponent, Run, State, Term};
+use crate::estimate::NotEstimable;
+use crate::schema::typed::{Precision, Preference};
+
+pub struct ReferenceModel;
+
+impl MemoryComponent for ReferenceModel {
+    fn id(&self) -> &'static str {
+        "reference-model"
+    }
+
+    fn source(&self) -> &'static str {
+        "TRL `DPOTrainer`/`KTOTrainer` (`create_reference_model` copies the policy unless a PEFT adapter can be disabled or \
+         `precompute_ref_log_probs` is set), torchtune `full_dpo_distributed.py` (`_ref_model`, sharded like the policy), \
+         LLaMA-Factory `create_ref_model`; the copy is loaded in the compute dtype"
+    }
+
+    fn terms(&self, run: &Run, _notes: &mut Vec<String>) -> Result<Vec<Term>, NotEstimable> {
+        let Some(parameters) = run.parameters else { return Ok(vec![]) };
+        if !run.typed::<Preference>().is_some_and(Preference::reference_model) {
+            return Ok(vec![]);
+        }
+        // An adapter run gets its reference by disabling the adapters: no copy.
+        if run.parts.as_ref().is_some_and(|p| p.added || p.frozen > 0.0) {
+            return Ok(vec![]);
+        }
+        // TRL `precompute_ref_log_probs: true` computes the reference log-probabilities before training.
+        if run.resolved.tree.get("precompute_ref_log_probs").and_then(|n| n.to_json().as_bool()) == Some(true) {
+            return Ok(vec![]);
+        }
+        // The reference model is loaded in the dtype the policy computes in: 16-bit under mixed
+        // or pure 16-bit precision (it never needs fp32 master weights), fp32 otherwise.
+        let (bytes, dtype) = match run.precision {
+            Precision::Mixed(_) | Precision::True(_) | Precision::Fp8Mixed => (2.0, "16-bit"),
+            Precision::Fp64 => (8.0, "fp64"),
+            Precision::Fp32 | Precision::Auto => (4.0, "fp32"),
+        };
+        // Sharded as the policy's weights are (FSDP, ZeRO-3, tensor parallelism).
+        let divisor = run.zero_divisor(State::Weights).max(run.shard());
+        let text = if divisor > 1.0 {
+            format!("parameters × {bytes} B ({dtype}, frozen) ÷ {divisor}")
+        } else {
+            format!("parameters × {bytes} B ({dtype}, frozen)")
+        };
+        Ok(vec![Term::fixed("reference model", parameters * bytes / divisor, text)])
+    }
+}
