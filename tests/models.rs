@@ -359,12 +359,31 @@ fn the_named_deepspeed_file_is_read() {
 fn a_torchtune_distributed_recipe_is_sharded() {
     let dir = common::fresh_dir("models-torchtune-distributed");
     let text = "# Config for multi-device LoRA in lora_finetune_distributed.py\n# using a Llama3.1 70B model\n#\n#   tune run --nproc_per_node 8 lora_finetune_distributed --config llama3_1/70B_lora\n\nmodel:\n  _component_: torchtune.models.llama3_1.lora_llama3_1_70b\n  lora_attn_modules: ['q_proj', 'k_proj', 'v_proj', 'output_proj']\n  apply_lora_to_mlp: True\n  lora_rank: 16\ntokenizer:\n  _component_: torchtune.models.llama3.llama3_tokenizer\n  max_seq_len: 2048\nbatch_size: 2\ndtype: bf16\nenable_activation_checkpointing: True\nfsdp_cpu_offload: False\noptimizer:\n  _component_: torch.optim.AdamW\n  lr: 3e-4\n";
+    // The header launches `llama3_1/70B_lora`, not this file (it is not under `llama3_1/`): the world is unknown.
+    // At micro batch 2 × 2,048 tokens, what each GPU keeps unsharded (the gathered root unit and two
+    // blocks, activations, fp32 logits) exceeds a 24 GB card on any world: a real MEM001.
     write(&dir, "70B_lora.yaml", text);
+    let json = check_4090(&dir, "70B_lora.yaml");
+    let mem001 = json["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "MEM001").cloned().unwrap_or_else(|| panic!("{json:#}"));
+    assert!(mem001["message"].as_str().unwrap().contains("even sharded over 4,096 GPUs"), "{mem001:#}");
+    // At micro batch 1 × 512 tokens it fits from some world: MEM004 says from how many GPUs.
+    write(&dir, "70B_lora.yaml", &text.replace("max_seq_len: 2048", "max_seq_len: 512").replace("batch_size: 2", "batch_size: 1"));
     let json = check_4090(&dir, "70B_lora.yaml");
     let diagnostics = json["diagnostics"].as_array().unwrap();
     assert!(!diagnostics.iter().any(|d| d["code"] == "MEM001"), "{json:#}");
     let mem004 = diagnostics.iter().find(|d| d["code"] == "MEM004").expect("MEM004");
     assert!(mem004["message"].as_str().unwrap().contains("with FSDP over the data-parallel world"), "{mem004:#}");
+    assert!(mem004["message"].as_str().unwrap().contains("; it fits on rtx-4090 from "), "{mem004:#}");
+    // `estimate` shows the run on that fewest number of GPUs, and says so.
+    let fewest = estimate(&dir, &["--gpu", "rtx-4090", "70B_lora.yaml"]);
+    assert_eq!(fewest["solved"]["input"], "world_size", "{fewest:#}");
+    let w = fewest["solved"]["value"].as_f64().unwrap();
+    assert!(mem004["message"].as_str().unwrap().contains(&format!("from {w} GPUs")), "{mem004:#}");
+    assert_eq!(bytes(&fewest, "weights (frozen base)"), 70_553_706_496.0 * 2.0 / w, "{fewest:#}");
+    assert_eq!(fewest["fits"], true);
+    let fewer = estimate(&dir, &["--gpu", "rtx-4090", "--world-size", &(w as u64 - 1).to_string(), "70B_lora.yaml"]);
+    assert_eq!(fewer["fits"], false, "one GPU fewer does not fit: {fewer:#}");
+    write(&dir, "70B_lora.yaml", text);
     assert_eq!((mem004["line"].as_u64(), mem004["column"].as_u64()), (Some(1), Some(35)), "at the recipe the header names");
     let (json, _) = show(&dir, "70B_lora.yaml", &[]);
     assert_eq!(json["roles"]["fsdp"]["line"], 1);
@@ -443,4 +462,44 @@ fn evaluation_and_export_configs_are_not_priced_as_training() {
     write(&dir, "train.yaml", &train);
     let json = check_4090(&dir, "train.yaml");
     assert!(json["diagnostics"].as_array().unwrap().iter().any(|d| d["code"] == "MEM001"), "{json:#}");
+}
+
+/// torchtune's `max_seq_len: null` leaves the length to the longest sample: the estimate is shown
+/// at the longest sequence that fits (a multiple of 64 tokens), which 64 tokens more would not.
+#[test]
+fn an_unbounded_sequence_length_is_solved_for() {
+    let dir = common::fresh_dir("models-longest-sequence");
+    let text = "# tune run lora_finetune_single_device --config llama3_1/8B_lora_single_device\nmodel:\n  _component_: torchtune.models.llama3_1.lora_llama3_1_8b\n  lora_attn_modules: ['q_proj', 'v_proj', 'output_proj']\n  apply_lora_to_mlp: True\n  lora_rank: 8\n  lora_alpha: 16\ntokenizer:\n  _component_: torchtune.models.llama3.llama3_tokenizer\n  path: /tmp/Meta-Llama-3.1-8B-Instruct/original/tokenizer.model\n  max_seq_len: null\nbatch_size: 2\ngradient_accumulation_steps: 8\noptimizer:\n  _component_: torch.optim.AdamW\n  fused: True\n  lr: 3e-4\nloss:\n  _component_: torchtune.modules.loss.LinearCrossEntropyLoss\ndtype: bf16\nenable_activation_checkpointing: True\n";
+    write(&dir, "8B_lora_single_device.yaml", text);
+    let solved = estimate(&dir, &["--gpu", "rtx-4090", "8B_lora_single_device.yaml"]);
+    assert_eq!(solved["solved"]["input"], "sequence_length", "{solved:#}");
+    let tokens = solved["solved"]["value"].as_u64().unwrap();
+    assert!(tokens.is_multiple_of(64) && tokens >= 1024, "{solved:#}");
+    assert_eq!(solved["fits"], true);
+    assert!(solved["components"].as_array().unwrap().iter().any(|c| c["name"] == "activations (transformer)"));
+    // Stated, the same length fits and 64 tokens more do not.
+    let at = |n: u64| {
+        write(&dir, "stated.yaml", &text.replace("max_seq_len: null", &format!("max_seq_len: {n}")));
+        estimate(&dir, &["--gpu", "rtx-4090", "stated.yaml"])
+    };
+    assert_eq!(at(tokens)["total_bytes"], solved["total_bytes"]);
+    assert_eq!(at(tokens)["fits"], true);
+    assert_eq!(at(tokens + 64)["fits"], false);
+    assert!(at(tokens)["solved"].is_null());
+    // `check` says the bound in MEM004.
+    let json = check_4090(&dir, "8B_lora_single_device.yaml");
+    let mem004 = json["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "MEM004").cloned().unwrap_or_else(|| panic!("{json:#}"));
+    assert!(mem004["message"].as_str().unwrap().contains(&format!("sequences up to {} tokens fit at micro batch 2", thousands(tokens))), "{mem004:#}");
+}
+
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

@@ -1,6 +1,6 @@
 use crate::error::FatalError;
 use crate::estimate::plan::{self, PlanRow};
-use crate::estimate::{self, Estimate, MemoryModel, human_bytes};
+use crate::estimate::{self, Estimate, MemoryModel, SolvedInput, human_bytes, solve};
 use crate::linter;
 use crate::load::discover::{self, Excludes};
 use crate::render::OutputFormat;
@@ -106,10 +106,58 @@ pub fn run_estimate(args: &EstimateArgs) -> Result<ExitCode, FatalError> {
     let mut plans = Vec::new();
     for view in &views {
         for gpu in targets(view, &settings, false)? {
-            let model = MemoryModel::build(view, &settings, Some(&gpu)).map_err(|e| FatalError::usage(format!("memory cannot be estimated: {}", e.0), None))?;
             let micro = args.micro_batch.map(u64::from).or(view.batch.micro()).unwrap_or(1);
-            estimates.push(estimate::estimate(&model, view, &gpu, settings.safety_margin(), micro));
-            plans.push(plan::plan(&model, view, &gpu, settings.safety_margin()));
+            let margin = settings.safety_margin();
+            let refused = |e: crate::estimate::NotEstimable| FatalError::usage(format!("memory cannot be estimated: {}", e.0), None);
+            // An input the config leaves open is solved for, and the estimate shown at it (`estimate::solve`).
+            let (model, solved_view, note) = match MemoryModel::build(view, &settings, Some(&gpu)) {
+                Err(e) if e.0 == crate::estimate::FSDP_WORLD_UNKNOWN || e.0 == crate::estimate::ZERO_WORLD_UNKNOWN => {
+                    match solve::smallest_world(view, &settings, &gpu, margin, micro) {
+                        Ok(solved) => {
+                            let note = format!(
+                                "the data-parallel world is the launcher's (not stated): shown on {}, the fewest over which the sharded run fits on {} at micro batch {micro}; `--world-size N` estimates another",
+                                gpus_text(solved.value),
+                                gpu.id
+                            );
+                            (solved.model, Some(solved.resolved), Some((note, SolvedInput { input: "world_size", value: solved.value })))
+                        }
+                        Err(solve::Unsolved::FitsNowhere(solved)) => {
+                            let note = format!(
+                                "the data-parallel world is the launcher's (not stated): shown on {}, the most searched; what each GPU keeps unsharded does not fit",
+                                gpus_text(solved.value)
+                            );
+                            (solved.model, Some(solved.resolved), Some((note, SolvedInput { input: "world_size", value: solved.value })))
+                        }
+                        Err(solve::Unsolved::NotEstimable(_)) => return Err(refused(e)),
+                    }
+                }
+                Err(e) => return Err(refused(e)),
+                Ok(model) if !model.activations_modelled => match solve::longest_sequence(view, &settings, &gpu, margin, micro) {
+                    Some(solved) => {
+                        let note = format!(
+                            "the config does not bound the sequence length (the longest sample decides): shown at {} tokens, the longest that fits on {} at micro batch {micro}",
+                            crate::model::thousands(solved.value),
+                            gpu.id
+                        );
+                        (solved.model, Some(solved.resolved), Some((note, SolvedInput { input: "sequence_length", value: solved.value })))
+                    }
+                    None => (model, None, None),
+                },
+                Ok(model) => (model, None, None),
+            };
+            let at = solved_view.as_ref().unwrap_or(view);
+            let mut estimate = estimate::estimate(&model, at, &gpu, margin, micro);
+            let mut row = plan::plan(&model, at, &gpu, margin);
+            if let Some((note, solved)) = note {
+                estimate.notes.push(note);
+                estimate.solved = Some(solved);
+                if solved.input == "sequence_length" {
+                    // The micro batch to plan depends on the length the data gives.
+                    row = PlanRow { micro_batch: None, accumulation: None, reason: Some("the sequence length is not bounded: state it to plan".into()), ..row };
+                }
+            }
+            estimates.push(estimate);
+            plans.push(row);
         }
     }
     let output = match args.output_format {
@@ -123,6 +171,10 @@ pub fn run_estimate(args: &EstimateArgs) -> Result<ExitCode, FatalError> {
     };
     super::print(&output);
     Ok(if estimates.iter().all(|e| e.fits) { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn gpus_text(n: u64) -> String {
+    if n == 1 { "1 GPU".to_owned() } else { format!("{} GPUs", crate::model::thousands(n)) }
 }
 
 fn estimate_json(e: &Estimate, p: &PlanRow) -> serde_json::Value {
@@ -141,6 +193,7 @@ fn estimate_json(e: &Estimate, p: &PlanRow) -> serde_json::Value {
         "max_micro_batch_with_headroom": p.max_with_headroom,
         "plan": {"micro_batch": p.micro_batch, "accumulation": p.accumulation, "effective_batch": p.effective_batch, "reason": p.reason, "why_smaller": p.why_smaller},
         "calibration": e.calibration,
+        "solved": e.solved,
         "notes": e.notes,
     })
 }
@@ -164,10 +217,12 @@ fn estimate_table(e: &Estimate, p: &PlanRow) -> String {
     ));
     out.push_str(&format!(
         "  fits: {}",
-        match (e.fits, e.activations_modelled) {
-            (false, _) => "NO",
-            (true, true) => "yes",
-            (true, false) => "unknown (the rest fits; the activations are not modelled)",
+        match (e.fits, e.activations_modelled, e.solved) {
+            (false, ..) => "NO".to_owned(),
+            (true, true, Some(SolvedInput { input: "sequence_length", value })) => format!("only sequences up to {} tokens", crate::model::thousands(value)),
+            (true, true, Some(SolvedInput { value, .. })) => format!("from {}", gpus_text(value)),
+            (true, true, None) => "yes".to_owned(),
+            (true, false, _) => "unknown (the rest fits; the activations are not modelled)".to_owned(),
         }
     ));
     match e.max_micro_batch {

@@ -69,6 +69,14 @@ pub fn switches(root: &Node, out: &mut DerivedRoles) {
         out.push(Role::ActivationCheckpointing, "offload".into(), "gradient_checkpointing");
     } else if truthy("gradient_checkpointing") {
         out.push(Role::ActivationCheckpointing, "full".into(), "gradient_checkpointing");
+    } else if let Some(path) = ["fsdp_config.activation_checkpointing", "fsdp_config.fsdp_activation_checkpointing"]
+        .into_iter()
+        .find(|path| root.get_dotted(path).is_some_and(|n| n.to_json().as_bool() == Some(true)))
+    {
+        // FSDP's own activation checkpointing (accelerate `FullyShardedDataParallelPlugin.activation_checkpointing`,
+        // `fsdp_activation_checkpointing` in its config; Axolotl passes `fsdp_config` to accelerate): each
+        // wrapped transformer block is checkpointed, as `gradient_checkpointing` does.
+        out.push(Role::ActivationCheckpointing, "full".into(), path);
     }
     if truthy("flash_attention") {
         out.push(Role::Attention, "flash".into(), "flash_attention");

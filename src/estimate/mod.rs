@@ -11,6 +11,7 @@ pub mod components;
 pub mod expr;
 pub mod parts;
 pub mod plan;
+pub mod solve;
 pub mod zero;
 
 use crate::resolve::ResolvedConfig;
@@ -295,6 +296,16 @@ pub struct Estimate {
     pub max_micro_batch: Option<u64>,
     pub calibration: Option<Calibration>,
     pub notes: Vec<String>,
+    /// An input the config leaves open, solved for (`solve`): the estimate is shown at it.
+    pub solved: Option<SolvedInput>,
+}
+
+/// Which input was solved for, and its value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct SolvedInput {
+    /// `sequence_length` (the longest that fits) or `world_size` (the fewest GPUs that fit).
+    pub input: &'static str,
+    pub value: u64,
 }
 
 pub fn estimate(model: &MemoryModel, resolved: &ResolvedConfig, gpu: &GpuTarget, margin: f64, micro: u64) -> Estimate {
@@ -315,6 +326,7 @@ pub fn estimate(model: &MemoryModel, resolved: &ResolvedConfig, gpu: &GpuTarget,
         max_micro_batch: model.max_micro_batch(usable),
         calibration: model.calibration().cloned(),
         notes: model.notes.clone(),
+        solved: None,
     }
 }
 

@@ -135,7 +135,10 @@ impl MemoryComponent for Weights {
 /// the wrapping unit, `forward_prefetch`/`backward_prefetch`: two blocks), at the
 /// compute dtype (FSDP `MixedPrecision(param_dtype)`), quantized blocks at their storage size.
 fn gathered(run: &Run, parts: &crate::estimate::parts::Parts, per: f64, quantization: Option<Quantization>, out: &mut Vec<Term>) {
-    let (Some(entry), true) = (run.entry, run.fsdp && run.world() > 1) else { return };
+    // Sharded over more than one GPU, or offloaded to the CPU (`CPUOffload(offload_params=True)`
+    // copies each unit to the GPU for its forward and backward, whatever the world).
+    let offloaded = run.zero_divisor(super::State::Weights).is_infinite();
+    let (Some(entry), true) = (run.entry, run.fsdp && (run.world() > 1 || offloaded)) else { return };
     let h = entry.hidden_size as f64;
     let root = entry.vocab_size as f64 * h * if entry.tie_embeddings { 1.0 } else { 2.0 };
     let total = parts.frozen + if parts.added { parts.trainable } else { 0.0 };

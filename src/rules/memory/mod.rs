@@ -7,7 +7,7 @@ pub mod memory_underused;
 pub mod out_of_memory;
 
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
-use crate::estimate::{self, Estimate, MemoryModel, human_bytes, plan};
+use crate::estimate::{self, Estimate, MemoryModel, human_bytes, plan, solve};
 use crate::resolve::ResolvedConfig;
 use crate::rules::{Check, Checker, Need};
 use crate::schema::{GpuTarget, Role};
@@ -25,6 +25,10 @@ pub fn targets(resolved: &ResolvedConfig, settings: &Settings) -> Vec<GpuTarget>
         return Vec::new();
     };
     list.iter().filter_map(|item| item.as_str()).filter_map(|id| settings.catalog.iter().find(|t| t.id == id).cloned()).collect()
+}
+
+fn gpu_of<'g>(gpus: &'g [GpuTarget], id: &str) -> &'g GpuTarget {
+    gpus.iter().find(|g| g.id == id).unwrap_or(&gpus[0])
 }
 
 pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &Settings) {
@@ -50,6 +54,32 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &Settin
     for gpu in &gpus {
         let model = match MemoryModel::build(resolved, settings, Some(gpu)) {
             Ok(model) => model,
+            Err(reason) if reason.0 == estimate::FSDP_WORLD_UNKNOWN || reason.0 == estimate::ZERO_WORLD_UNKNOWN => {
+                // The world is the launcher's: say the fewest GPUs the run fits on, or that none do.
+                match solve::smallest_world(resolved, settings, gpu, settings.safety_margin(), micro) {
+                    Err(solve::Unsolved::FitsNowhere(solved)) => {
+                        let estimate = estimate::estimate(&solved.model, &solved.resolved, gpu, settings.safety_margin(), micro);
+                        let row = plan::plan(&solved.model, &solved.resolved, gpu, settings.safety_margin());
+                        let mut diagnostic = out_of_memory::diagnostic(&solved.resolved, &solved.model, &estimate, &row, settings, &[&gpu.id]);
+                        diagnostic.message.push_str(&format!(
+                            " even sharded over {} GPUs (the world is the launcher's; what each GPU keeps unsharded does not fit)",
+                            crate::model::thousands(solve::MAX_WORLD)
+                        ));
+                        checker.report(diagnostic);
+                    }
+                    solved if !reported_unknown => {
+                        let mut diagnostic = memory_not_estimated::diagnostic(resolved, &reason.0);
+                        if let Ok(solved) = solved {
+                            let gpus = if solved.value == 1 { "1 GPU".to_owned() } else { format!("{} GPUs", crate::model::thousands(solved.value)) };
+                            diagnostic.message.push_str(&format!("; it fits on {} from {gpus} at micro batch {micro}", gpu.id));
+                        }
+                        checker.report(diagnostic);
+                        reported_unknown = true;
+                    }
+                    _ => {}
+                }
+                continue;
+            }
             Err(reason) => {
                 if !reported_unknown {
                     checker.report(memory_not_estimated::diagnostic(resolved, &reason.0));
@@ -76,8 +106,11 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &Settin
             // The model states fit, but nothing gives the activations (no sequence length):
             // whether the run fits is not known, and a silent "fits" would say otherwise.
             if !reported_unknown {
+                let longest = solve::longest_sequence(resolved, settings, gpu_of(&gpus, &estimate.gpu), settings.safety_margin(), micro)
+                    .map(|s| format!("; sequences up to {} tokens fit at micro batch {micro}", crate::model::thousands(s.value)))
+                    .unwrap_or_default();
                 let reason = format!(
-                    "{} the model states alone take {} of {} usable on {}",
+                    "{} the model states alone take {} of {} usable on {}{longest}",
                     estimate::ACTIVATIONS_UNKNOWN,
                     estimate::human_bytes(estimate.total_bytes),
                     estimate::human_bytes(estimate.usable_bytes),

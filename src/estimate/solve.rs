@@ -1,0 +1,121 @@
+//! Solving for the one input a config leaves open. When everything but the
+//! sequence length is known (torchtune's `max_seq_len: null`: the longest sample
+//! decides), the estimate says the longest sequence that fits; when a sharded run's
+//! data-parallel world is left to the launcher, the fewest GPUs it fits on. Each is
+//! found by rebuilding the memory model with that one input set, by bisection
+//! (the peak grows with the sequence length and shrinks with the world), and shown
+//! as such: never as the config's own value.
+
+use super::{MemoryModel, NotEstimable};
+use crate::resolve::model::{ModelFacts, ModelLookup};
+use crate::resolve::{ResolvedConfig, RoleValue};
+use crate::schema::{GpuTarget, Role};
+use crate::settings::Settings;
+use std::sync::Arc;
+
+/// Largest data-parallel world searched (GPUs).
+pub const MAX_WORLD: u64 = 4096;
+/// Sequence lengths are reported in steps of this many tokens (a length a config would state).
+const SEQUENCE_STEP: u64 = 64;
+/// Longest sequence searched when the model states no maximum position.
+const MAX_SEQUENCE: u64 = 1 << 20;
+
+/// The input solved for, and the model that prices the run at it.
+pub struct Solved {
+    pub value: u64,
+    pub model: MemoryModel,
+    pub resolved: ResolvedConfig,
+}
+
+/// The config with its sequence length set to `tokens`, read as written in no file.
+fn with_sequence_length(resolved: &ResolvedConfig, tokens: u64) -> ResolvedConfig {
+    let mut view = resolved.clone();
+    let template = resolved.role(Role::SequenceLength).or_else(|| resolved.role(Role::Model)).cloned();
+    let value = match template {
+        Some(template) => RoleValue { value: tokens.into(), path: format!("(solved: {tokens} tokens)"), from_model: None, ..template },
+        None => RoleValue {
+            value: tokens.into(),
+            path: format!("(solved: {tokens} tokens)"),
+            file: Arc::clone(resolved.source()),
+            span: 0..0,
+            key_span: 0..0,
+            from_override: false,
+            from_model: None,
+        },
+    };
+    view.roles.insert(Role::SequenceLength, value);
+    view
+}
+
+fn facts(resolved: &ResolvedConfig) -> Option<&ModelFacts> {
+    match &resolved.model {
+        Some(ModelLookup::Found(facts)) => Some(facts),
+        _ => None,
+    }
+}
+
+/// The longest sequence (a multiple of 64 tokens, at most the model's maximum position)
+/// with which the run fits `gpu` at `micro`, when the config bounds no sequence length
+/// and the model's shape is known. `None` when not even 64 tokens fit, or the question
+/// does not arise (the length is stated, or the shape unknown).
+pub fn longest_sequence(resolved: &ResolvedConfig, settings: &Settings, gpu: &GpuTarget, margin: f64, micro: u64) -> Option<Solved> {
+    if resolved.role(Role::SequenceLength).is_some_and(|v| !v.value.is_null()) {
+        return None;
+    }
+    let cap = facts(resolved).map(|f| f.entry.max_positions).filter(|m| *m > 0).unwrap_or(MAX_SEQUENCE).min(MAX_SEQUENCE);
+    let usable = gpu.memory_bytes() as f64 * margin;
+    let build = |tokens: u64| -> Option<(MemoryModel, ResolvedConfig)> {
+        let view = with_sequence_length(resolved, tokens);
+        let model = MemoryModel::build(&view, settings, Some(gpu)).ok()?;
+        model.activations_complete.then_some((model, view))
+    };
+    let fits = |tokens: u64| build(tokens).is_some_and(|(model, _)| model.total(micro) <= usable);
+    let steps = cap / SEQUENCE_STEP;
+    if steps == 0 || !fits(SEQUENCE_STEP) {
+        return None;
+    }
+    // Largest k in [1, steps] with k × 64 tokens fitting.
+    let (mut low, mut high) = (1, steps);
+    while low < high {
+        let mid = low + (high - low).div_ceil(2);
+        if fits(mid * SEQUENCE_STEP) { low = mid } else { high = mid - 1 }
+    }
+    let value = low * SEQUENCE_STEP;
+    build(value).map(|(model, resolved)| Solved { value, model, resolved })
+}
+
+/// The fewest data-parallel GPUs (up to `MAX_WORLD`) over which a sharded run whose world
+/// nobody states fits `gpu` at `micro`. `Err` carries the model at `MAX_WORLD` when it fits
+/// on no world (what stays unsharded is too large), or why the run cannot be estimated.
+pub fn smallest_world(resolved: &ResolvedConfig, settings: &Settings, gpu: &GpuTarget, margin: f64, micro: u64) -> Result<Solved, Unsolved> {
+    let usable = gpu.memory_bytes() as f64 * margin;
+    let build = |world: u64| -> Result<(MemoryModel, ResolvedConfig), NotEstimable> {
+        let mut view = resolved.clone();
+        view.batch.world_size = Some(world);
+        MemoryModel::build(&view, settings, Some(gpu)).map(|model| (model, view))
+    };
+    let (widest, view) = build(MAX_WORLD).map_err(Unsolved::NotEstimable)?;
+    // Without activations the answer would be a lower bound on the peak: not solved.
+    if !widest.activations_complete {
+        return Err(Unsolved::NotEstimable(NotEstimable(super::ACTIVATIONS_UNKNOWN.into())));
+    }
+    if widest.total(micro) > usable {
+        return Err(Unsolved::FitsNowhere(Box::new(Solved { value: MAX_WORLD, model: widest, resolved: view })));
+    }
+    let fits = |world: u64| build(world).is_ok_and(|(model, _)| model.total(micro) <= usable);
+    // Smallest W in [1, MAX_WORLD] that fits.
+    let (mut low, mut high) = (1, MAX_WORLD);
+    while low < high {
+        let mid = low + (high - low) / 2;
+        if fits(mid) { high = mid } else { low = mid + 1 }
+    }
+    let (model, resolved) = build(low).map_err(Unsolved::NotEstimable)?;
+    Ok(Solved { value: low, model, resolved })
+}
+
+/// Why `smallest_world` found none.
+pub enum Unsolved {
+    /// Not even `MAX_WORLD` GPUs hold it: the model at that world.
+    FitsNowhere(Box<Solved>),
+    NotEstimable(NotEstimable),
+}
