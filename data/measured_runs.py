@@ -17,7 +17,8 @@ The mapping, field by field (what the script did -> what the native run says):
   bf16-pure (weights, gradients, AdamW states bf16) -> bf16-true;
 - LoRA: r, targets attn(q,k,v,o) -> query/key/value/projection, (q,v) -> query/value,
   all-linear -> all-linear; the frozen base is loaded in bf16 (the script's `weights_dtype`);
-- QLoRA: adapter qlora, base_weights int4 (nf4, double quantisation);
+- QLoRA: adapter qlora, base_weights int4 (nf4, double quantisation), kbit_prepare as run
+  (peft's prepare_model_for_kbit_training, or not in the `noprep` row);
 - attention: sdpa or eager, as built; logits: upcast (transformers' ForCausalLMLoss casts
   the logits to fp32, recorded per row as `loss_upcasts_logits`);
 - activation checkpointing: full (gradient_checkpointing_enable) or none;
@@ -60,6 +61,8 @@ def run(row):
         model["lora_targets"] = targets(row)
     if row["method"] == "qlora":
         model["base_weights"] = "int4"
+        # peft.prepare_model_for_kbit_training ran (the script's default; `kbit_prepare` row field).
+        model["kbit_prepare"] = row.get("kbit_prepare") is not False
     return {
         "trainlint": 1,
         "precision": PRECISION[row["precision"]],
@@ -71,11 +74,6 @@ def run(row):
 
 
 def excluded(row):
-    if row["method"] == "qlora" and row.get("kbit_prepare") is False:
-        # Without peft's prepare_model_for_kbit_training the embeddings, norms and head stay
-        # bf16; every QLoRA recipe we read (Axolotl, LLaMA-Factory, TRL examples) prepares,
-        # and the native format has no field for the difference. Shown, not counted.
-        return "QLoRA without prepare_model_for_kbit_training: no framework runs it so (shown for the difference)"
     return None
 
 

@@ -84,7 +84,7 @@ fn the_svgs_are_responsive_and_accessible() {
     assert!(html.contains("svg.chart{display:block;width:100%;height:auto}"));
     assert!(html.contains(r#"<meta name="viewport""#));
     // The description names every bar; the table repeats every number.
-    assert!(html.contains("stage 01: peak 38.20 GiB (out of memory), plan 15 × 15"));
+    assert!(html.contains("stage 01: peak 38.29 GiB (out of memory), plan 15 × 15"));
     assert_eq!(html.matches("<tr><td>").count(), 10);
 }
 

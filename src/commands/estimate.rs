@@ -194,6 +194,12 @@ fn estimate_json(e: &Estimate, p: &PlanRow) -> serde_json::Value {
         "plan": {"micro_batch": p.micro_batch, "accumulation": p.accumulation, "effective_batch": p.effective_batch, "reason": p.reason, "why_smaller": p.why_smaller},
         "calibration": e.calibration,
         "solved": e.solved,
+        "peak_phase": e.peak_phase,
+        "off_peak": {
+            "phase": e.off_peak.phase,
+            "total_bytes": e.off_peak.total_bytes.round() as i64,
+            "components": e.off_peak.components.iter().map(|c| json!({"name": c.name, "bytes": c.bytes.round() as i64, "depends_on": c.depends_on, "per_sample": c.per_sample})).collect::<Vec<_>>(),
+        },
         "notes": e.notes,
     })
 }
@@ -207,7 +213,17 @@ fn estimate_table(e: &Estimate, p: &PlanRow) -> String {
         let share = if e.total_bytes > 0.0 { c.bytes / e.total_bytes * 100.0 } else { 0.0 };
         out.push_str(&format!("  {:<width$}  {:>11}  {:>5.1}%  {}\n", c.name, human_bytes(c.bytes), share, c.depends_on));
     }
-    out.push_str(&format!("  {:<width$}  {:>11}\n", "total", human_bytes(e.total_bytes)));
+    out.push_str(&format!("  {:<width$}  {:>11}  peak at {}\n", "total", human_bytes(e.total_bytes), e.peak_phase.describe()));
+    if !e.off_peak.components.is_empty() {
+        let rows: Vec<String> = e.off_peak.components.iter().map(|c| format!("{} {}", c.name, human_bytes(c.bytes))).collect();
+        out.push_str(&format!(
+            "  {:<width$}  {:>11}  at {}, with {}\n",
+            "(other)",
+            human_bytes(e.off_peak.total_bytes),
+            e.off_peak.phase.describe(),
+            rows.join(", ")
+        ));
+    }
     out.push_str(&format!(
         "  {:<width$}  {:>11}  ({} × safety margin {})\n",
         "usable",

@@ -69,6 +69,18 @@ impl Framework for Axolotl {
             out.push(Role::Precision, "bf16-or-16-mixed".into(), "bf16");
         }
         super::hf_trainer::switches(root, &mut out);
+        // A 4/8-bit base under an adapter is prepared with PEFT's `prepare_model_for_kbit_training`
+        // (axolotl `loaders/model.py` `_prepare_model_for_quantization`: skipped only for Qwen-1
+        // LoRA, LoftQ and QLoRA under FSDP, which the memory model prices apart).
+        let adapter = root.get("adapter").and_then(Node::as_str).is_some_and(|a| matches!(a, "lora" | "qlora"));
+        if adapter && !super::truthy(root, "fsdp") && root.get("fsdp").is_none() {
+            for key in ["load_in_4bit", "load_in_8bit"] {
+                if super::truthy(root, key) {
+                    out.push(Role::KbitPrepare, true.into(), key);
+                    break;
+                }
+            }
+        }
         // `lora_target_linear: true` adapts every linear layer (axolotl `utils/schemas/peft.py`;
         // `find_all_linear_names` in `loaders/adapter.py`), PEFT's all-linear.
         if super::truthy(root, "lora_target_linear") {

@@ -21,7 +21,7 @@ use crate::schema::training_config::Memory;
 use crate::settings::Settings;
 pub use calibration::Calibration;
 pub use components::cuda_context::DEFAULT_CUDA_CONTEXT_MIB;
-use components::{REGISTRY, Run, Term};
+use components::{Live, REGISTRY, Run, Term};
 use serde::Serialize;
 
 pub(crate) const MIB: f64 = 1024.0 * 1024.0;
@@ -56,6 +56,28 @@ pub struct MemoryModel {
     /// What the model leaves out, said in the output.
     pub notes: Vec<String>,
     calibration: Option<Calibration>,
+    /// Gradient accumulation keeps the gradients alive through the next micro batches'
+    /// backward (`Live::Gradients` rows count at the loss's backward too).
+    gradients_in_backward: bool,
+}
+
+/// The two moments of a training step whose larger total is the peak (`Live`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// The loss's backward: activations and logits alive.
+    Backward,
+    /// The end of the backward and the optimizer step: every gradient alive.
+    Step,
+}
+
+impl Phase {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Phase::Backward => "the loss's backward (activations alive)",
+            Phase::Step => "the optimizer step (every gradient alive)",
+        }
+    }
 }
 
 /// The reason an unknown model gives: what is missing (MEM004's message).
@@ -144,7 +166,9 @@ impl MemoryModel {
             notes.push("activations not modelled: declare memory.activation_bytes_per_sample, memory terms, or the transformer shape (sequence_length, hidden_size, layers, heads)".into());
         }
         fixed.extend(scaling);
-        let mut model = MemoryModel { terms: fixed, activations_modelled, activations_complete, notes, calibration: None };
+        // Accumulating over micro batches (stated > 1) keeps the gradients alive in the backward.
+        let gradients_in_backward = resolved.batch.accumulation.is_some_and(|a| a > 1);
+        let mut model = MemoryModel { terms: fixed, activations_modelled, activations_complete, notes, calibration: None, gradients_in_backward };
         let points = calibration::points(settings, resolved, gpu);
         // A named model whose size is unknown is not estimated from the rest (an activation-only
         // lower bound would read as "fits"), unless measured peaks calibrate it.
@@ -189,15 +213,64 @@ impl MemoryModel {
         Ok(model)
     }
 
+    /// Whether a row is alive at the moment that makes the peak at `micro`.
+    fn at_peak(&self, live: Live, peak: Phase) -> bool {
+        match (live, peak) {
+            (Live::Always, _) => true,
+            (Live::Backward, Phase::Backward) | (Live::Gradients | Live::Step, Phase::Step) => true,
+            (Live::Gradients, Phase::Backward) => self.gradients_in_backward,
+            (Live::Backward, Phase::Step) | (Live::Step, Phase::Backward) => false,
+        }
+    }
+
+    /// The bytes alive at each moment of the step at `micro`: (the loss's backward, the optimizer step).
+    fn phase_totals(&self, micro: u64) -> (f64, f64) {
+        let sum = |phase: Phase| self.terms.iter().filter(|t| self.at_peak(t.live, phase)).map(|t| t.at(micro)).sum::<f64>();
+        (sum(Phase::Backward), sum(Phase::Step))
+    }
+
+    /// The moment of the step that makes the peak at `micro`.
+    pub fn peak_phase(&self, micro: u64) -> Phase {
+        let (backward, step) = self.phase_totals(micro);
+        if step > backward { Phase::Step } else { Phase::Backward }
+    }
+
     fn formula_components(&self, micro: u64) -> Vec<Component> {
+        let peak = self.peak_phase(micro);
         self.terms
             .iter()
+            .filter(|term| self.at_peak(term.live, peak))
             .map(|term| Component { name: term.name.clone(), bytes: term.at(micro), depends_on: term.depends_on.clone(), per_sample: term.scales() })
             .collect()
     }
 
+    /// The rows alive only at the other moment of the step, not at the peak: what the
+    /// output says beside the breakdown.
+    pub fn off_peak(&self, micro: u64) -> (Phase, f64, Vec<Component>) {
+        let peak = self.peak_phase(micro);
+        let other = match peak {
+            Phase::Backward => Phase::Step,
+            Phase::Step => Phase::Backward,
+        };
+        let (backward, step) = self.phase_totals(micro);
+        let rows = self
+            .terms
+            .iter()
+            .filter(|term| !self.at_peak(term.live, peak) && self.at_peak(term.live, other))
+            .map(|term| Component { name: term.name.clone(), bytes: term.at(micro), depends_on: term.depends_on.clone(), per_sample: term.scales() })
+            .collect();
+        (other, if other == Phase::Step { step } else { backward }, rows)
+    }
+
     fn formula_total(&self, micro: u64) -> f64 {
-        self.formula_components(micro).iter().map(|c| c.bytes).sum()
+        let (backward, step) = self.phase_totals(micro);
+        backward.max(step)
+    }
+
+    /// The same model for a run that accumulates gradients (what `plan` proposes when
+    /// the micro batch shrinks): the earlier micro batches' gradients stay alive in the backward.
+    pub fn accumulating(&self) -> MemoryModel {
+        MemoryModel { gradients_in_backward: true, ..self.clone() }
     }
 
     /// The breakdown at a micro batch; with calibration, a last row brings the
@@ -298,6 +371,19 @@ pub struct Estimate {
     pub notes: Vec<String>,
     /// An input the config leaves open, solved for (`solve`): the estimate is shown at it.
     pub solved: Option<SolvedInput>,
+    /// The moment of the step the peak is at; `components` are the rows alive then.
+    pub peak_phase: Phase,
+    /// The other moment: its total, and the rows alive only then.
+    pub off_peak: OffPeak,
+}
+
+/// The moment of the step that is not the peak.
+#[derive(Clone, Debug, Serialize)]
+pub struct OffPeak {
+    pub phase: Phase,
+    pub total_bytes: f64,
+    /// Rows alive then and not at the peak.
+    pub components: Vec<Component>,
 }
 
 /// Which input was solved for, and its value.
@@ -312,6 +398,7 @@ pub fn estimate(model: &MemoryModel, resolved: &ResolvedConfig, gpu: &GpuTarget,
     let capacity = gpu.memory_bytes() as f64;
     let usable = capacity * margin;
     let total = model.total(micro);
+    let (phase, off_total, off_rows) = model.off_peak(micro);
     Estimate {
         gpu: gpu.id.clone(),
         stage: resolved.stage.clone(),
@@ -327,6 +414,8 @@ pub fn estimate(model: &MemoryModel, resolved: &ResolvedConfig, gpu: &GpuTarget,
         calibration: model.calibration().cloned(),
         notes: model.notes.clone(),
         solved: None,
+        peak_phase: model.peak_phase(micro),
+        off_peak: OffPeak { phase, total_bytes: off_total, components: off_rows },
     }
 }
 

@@ -86,7 +86,14 @@ pub fn plan(model: &MemoryModel, resolved: &ResolvedConfig, gpu: &GpuTarget, mar
     };
     // The plan stays below MEM002's threshold, so that a planned config checks clean.
     let Some(max_fit) = model.max_micro_batch(at_current.usable_bytes * super::HEADROOM_WARNING) else {
-        row.reason = Some(if model.activations_modelled || model.calibration().is_some() {
+        row.reason = Some(if row.max_fit.is_some() {
+            format!(
+                "micro batch 1 fits ({} of {} usable) but not with {} % headroom (MEM002)",
+                super::human_bytes(model.total(1)),
+                super::human_bytes(at_current.usable_bytes),
+                headroom_percent()
+            )
+        } else if model.activations_modelled || model.calibration().is_some() {
             "even micro batch 1 does not fit".to_owned()
         } else {
             "activations not modelled: the largest micro batch cannot be computed".to_owned()
@@ -100,6 +107,20 @@ pub fn plan(model: &MemoryModel, resolved: &ResolvedConfig, gpu: &GpuTarget, mar
         row.why_smaller = why_smaller(max_fit, max_fit, row.max_fit, 0, 1);
         return row;
     };
+    // A plan that accumulates keeps the earlier micro batches' gradients alive in the
+    // backward (`MemoryModel::accumulating`): the largest micro batch is found again with them.
+    let accumulating = model.accumulating();
+    let (model, max_fit) = match best_micro(target, world, max_fit) {
+        Some(micro) if micro.saturating_mul(world) < target => match accumulating.max_micro_batch(at_current.usable_bytes * super::HEADROOM_WARNING) {
+            Some(fit) => (&accumulating, fit),
+            None => {
+                row.reason = Some("micro batch 1 does not fit with the gradients that accumulation keeps".to_owned());
+                return row;
+            }
+        },
+        _ => (model, max_fit),
+    };
+    row.max_with_headroom = Some(max_fit);
     match best_micro(target, world, max_fit) {
         Some(micro) => {
             let peak = model.total(micro);

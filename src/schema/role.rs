@@ -52,13 +52,15 @@ pub enum Role {
     Logits,
     // The optimizer steps inside the backward, parameter by parameter (a boolean).
     OptimizerInBackward,
+    // A 4/8-bit base prepared for training: its other parameters cast to fp32 (a boolean).
+    KbitPrepare,
     // A preference objective (typed `Preference`: dpo, orpo, simpo, kto, reward): paired
     // chosen/rejected sequences, and a frozen reference model for DPO and KTO.
     Preference,
 }
 
 impl Role {
-    pub const ALL: [Role; 35] = [
+    pub const ALL: [Role; 36] = [
         Role::MicroBatch,
         Role::Accumulation,
         Role::GlobalBatch,
@@ -93,6 +95,7 @@ impl Role {
         Role::LoraTargets,
         Role::Logits,
         Role::OptimizerInBackward,
+        Role::KbitPrepare,
         Role::Preference,
     ];
 
@@ -132,6 +135,7 @@ impl Role {
             Role::LoraTargets => "lora_targets",
             Role::Logits => "logits",
             Role::OptimizerInBackward => "optimizer_in_backward",
+            Role::KbitPrepare => "kbit_prepare",
             Role::Preference => "preference",
         }
     }

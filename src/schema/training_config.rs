@@ -207,6 +207,12 @@ pub struct Model {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-trainlint" = {"role": "base_weights"}))]
     pub base_weights: Option<BaseWeights>,
+    /// Whether the parameters of a quantized base that are not 4/8-bit (embeddings, norms,
+    /// output head) are cast to fp32 for training, as PEFT's `prepare_model_for_kbit_training`
+    /// does (TRL's SFTTrainer and Axolotl call it; LLaMA-Factory does not). Default: false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-trainlint" = {"role": "kbit_prepare"}))]
+    pub kbit_prepare: Option<bool>,
     /// What the fine-tune trains: every parameter (`full`, the default) or adapters on a frozen base.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-trainlint" = {"role": "adapter"}))]

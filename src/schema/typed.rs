@@ -497,7 +497,8 @@ impl Module {
     /// (dense, fc1, fc2), `modeling_t5.py` (q, k, v, o, wi, wi_0, wi_1, wo),
     /// `modeling_mixtral.py` experts (w1 gate, w2 down, w3 up), Qwen-1 `modeling_qwen.py`
     /// (c_attn, c_proj, w1, w2), and the canonical names themselves (q, k, v, o, gate, up,
-    /// down, lm_head, which the dialects map their own spellings to).
+    /// down, lm_head, which the dialects map their own spellings to), and litgpt's
+    /// (query, key, value, projection, mlp, head).
     pub fn named(name: &str) -> Option<&'static [Module]> {
         use Module::*;
         let name = name.rsplit('.').next().unwrap_or(name).to_ascii_lowercase();
@@ -505,13 +506,17 @@ impl Module {
             "q_proj" | "q" | "query" => &[Q],
             "k_proj" | "k" | "key" => &[K],
             "v_proj" | "v" | "value" => &[V],
-            "o_proj" | "o" | "out_proj" | "dense" => &[O],
+            "o_proj" | "o" | "out_proj" | "dense" | "projection" => &[O],
             "query_key_value" | "c_attn" | "qkv_proj" => &[Q, K, V],
             "gate_proj" | "w1" | "gate" => &[Gate],
             "up_proj" | "w3" | "up" | "fc1" | "c_fc" | "dense_h_to_4h" | "wi" | "wi_0" | "wi_1" | "fc_in" => &[Up],
             "down_proj" | "w2" | "down" | "fc2" | "dense_4h_to_h" | "wo" | "fc_out" => &[Down],
             "c_proj" => &[O, Down],
-            "lm_head" | "embed_out" => &[LmHead],
+            "lm_head" | "embed_out" | "head" => &[LmHead],
+            // litgpt's switches (`lora_query`, `lora_key`, `lora_value`, `lora_projection`,
+            // `lora_mlp`, `lora_head`: litgpt `litgpt/lora.py` `Config`), which the litgpt
+            // dialect and the native format name by their suffix; `mlp` is every MLP linear.
+            "mlp" => &[Gate, Up, Down],
             _ => return None,
         })
     }

@@ -1,6 +1,6 @@
 //! Gradients of the trainable parameters. FSDP divides them over the data-parallel world.
 
-use super::{MemoryComponent, Run, State, Term};
+use super::{Live, MemoryComponent, Run, State, Term};
 use crate::estimate::NotEstimable;
 use crate::schema::Role;
 use crate::schema::typed::Precision;
@@ -43,6 +43,9 @@ impl MemoryComponent for Gradients {
                 format!("one parameter's gradient at a time (optimizer in the backward): largest {largest} × {per_param} B"),
             )]);
         }
-        Ok(vec![Term::fixed("gradients", trainable * per_param / run.zero_divisor(State::Gradients), format!("trainable parameters × {per_param} B"))])
+        Ok(vec![
+            Term::fixed("gradients", trainable * per_param / run.zero_divisor(State::Gradients), format!("trainable parameters × {per_param} B"))
+                .live(Live::Gradients),
+        ])
     }
 }

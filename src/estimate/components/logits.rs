@@ -10,9 +10,12 @@ pub struct Logits;
 /// Bytes per element of micro batch × sequence × vocabulary alive at the loss's
 /// backward, by how the loss holds the logits:
 /// - upcast (transformers `loss_utils.py` `ForCausalLMLoss`: `logits = logits.float()`,
-///   then `cross_entropy`): the 16-bit logits the model returns (2 B), the saved fp32
-///   log-softmax (4 B), and in the backward its gradient and the input gradient
-///   (4 + 4 B): 14 B; in fp32 runs the returned logits are fp32 too: 16 B;
+///   then `cross_entropy`): at the loss's backward, the saved fp32 log-softmax (4 B), its
+///   gradient and the input's gradient (4 + 4 B): 12 B. The model's own logits (16-bit)
+///   and the fp32 copy are saved by no backward and are freed once the trainer keeps only
+///   the loss (HF Trainer `compute_loss` returns `outputs["loss"]`); at the forward's
+///   log-softmax 2 + 4 + 4 = 10 B are alive, less. Measured 12 B (data/measured_h200.json:
+///   full-l1b-bf16-mixed-s2048-m4-ckpt, whose peak is the loss's backward); fp64 24 B;
 /// - chunked (a chunked-output cross-entropy upcasts each 16-bit chunk and saves
 ///   its fp32 log-softmax; the dialects that bind `chunked` cite their loss): the 16-bit
 ///   chunks (2 B) and the saved log-softmax (4 B): 6 B, gradients one chunk at a time;
@@ -21,9 +24,8 @@ pub struct Logits;
 pub fn bytes_per_element(logits: Loss, precision: Precision) -> f64 {
     match logits {
         Loss::Upcast => match precision {
-            Precision::Fp32 | Precision::Auto => 16.0,
-            Precision::Fp64 => 32.0,
-            Precision::Mixed(_) | Precision::True(_) | Precision::Fp8Mixed => 14.0,
+            Precision::Fp64 => 24.0,
+            Precision::Fp32 | Precision::Auto | Precision::Mixed(_) | Precision::True(_) | Precision::Fp8Mixed => 12.0,
         },
         Loss::Chunked => 6.0,
         Loss::Fused => 0.0,

@@ -6,6 +6,39 @@ use crate::model::Mlp;
 use crate::schema::Role;
 use crate::schema::typed::{ActivationCheckpointing, Attention, Precision};
 
+/// Whether the residual stream is fp32 under autocast (see `terms`).
+fn fp32_residual(run: &Run) -> bool {
+    let mixed = matches!(run.precision, Precision::Mixed(_) | Precision::Fp8Mixed) && !run.fsdp && run.zero_stage == 0;
+    // A full model's fp32 weights, or a k-bit base whose embedding was cast to fp32.
+    mixed && (!run.parts.as_ref().is_some_and(|p| p.added) || run.kbit_prepared())
+}
+
+/// Bytes per layer and sample of the s×s attention matrices the backward keeps:
+/// - eager (transformers `eager_attention_forward`: `softmax(..., dtype=torch.float32)`
+///   saved for its backward, then `.to(query.dtype)` saved by the product with v): 4 + 2 B
+///   per element in 16-bit runs, 4 B in fp32 (the cast is a no-op); the dropout mask and
+///   output (1 + 2 B) only with attention dropout, which the Llama-style configs set to 0;
+///   measured 6.1 B on TinyLlama bf16 (data/measured_h200.json, `…-eager` rows);
+/// - SDPA in fp32 on a grouped-query model: no fused kernel takes it (FlashAttention needs
+///   16-bit inputs; the memory-efficient kernel does not support grouped-query attention,
+///   PyTorch `aten/src/ATen/native/transformers/cuda/sdp_utils.cpp`
+///   `check_grouped_query_attention`), so PyTorch runs its math path, which keeps the fp32
+///   softmax: 4 B (measured on TinyLlama fp32, `full-tl-fp32-s2048-m2-nockpt`);
+/// - otherwise none (Korthikanti et al. 2022: FlashAttention removes the 5·a·s² term).
+fn score_bytes(run: &Run, keeps_scores: bool, attention: &str, heads: f64, s: f64, notes: &mut Vec<String>) -> f64 {
+    let fp32 = matches!(run.precision, Precision::Fp32 | Precision::Auto | Precision::Fp64);
+    let elements = heads * s * s;
+    if keeps_scores {
+        return elements * if fp32 { 4.0 * dtype_factor(run.precision) / 2.0 } else { 6.0 };
+    }
+    let grouped = run.entry.is_some_and(|e| e.num_kv_heads < e.num_heads);
+    if fp32 && attention == "sdpa" && grouped {
+        notes.push("SDPA in fp32 on a grouped-query model runs PyTorch's math path (no fused kernel takes it): the s×s softmax is kept".into());
+        return elements * 4.0 * dtype_factor(run.precision) / 2.0;
+    }
+    0.0
+}
+
 /// Korthikanti et al. 2022, Table 2 (FACTS.md §4), per micro-batch sample, bytes:
 /// per layer s·h·(34 + 5·a·s/h) for 16-bit activations without parallelism; SDPA and
 /// flash attention do not keep the s×s scores (drop 5·a·s/h); selective recompute
@@ -72,18 +105,26 @@ impl MemoryComponent for TransformerActivations {
         };
         unrecognised::<ActivationCheckpointing>(run, Role::ActivationCheckpointing, "no checkpointing", notes);
         let checkpointing = run.typed::<ActivationCheckpointing>().unwrap_or(ActivationCheckpointing::None);
-        let scores = if keeps_scores { 5.0 * heads * s * s } else { 0.0 };
-        let (full_layer, formula) = match run.entry {
-            Some(entry) => (per_layer(entry, run, s) + scores, "saved tensors of the model's layer (norms, q/k/v, attention output, MLP)"),
-            None => (s * h * 34.0 + scores, "s·h·(34 + 5·a·s/h)"),
+        let scores = score_bytes(run, keeps_scores, attention, heads, s, notes);
+        let (layer, formula) = match run.entry {
+            Some(entry) => (per_layer(entry, run, s), "saved tensors of the model's layer (norms, q/k/v, attention output, MLP)"),
+            None => (s * h * 34.0, "s·h·(34 + 5·a·s/h)"),
         };
+        let factor = dtype_factor(run.precision);
+        // Autocast over fp32 weights (a full fine-tune in mixed precision without FSDP or
+        // ZeRO, which hand the model 16-bit parameters): the embedding is not on autocast's
+        // list of ops it casts, so the residual stream stays fp32 and each norm keeps fp32
+        // tensors where a 16-bit model keeps 16-bit ones; checkpointed layer inputs are fp32.
+        // Measured +10 B·s·h per layer (data/measured_h200.json: full-tl-bf16-mixed vs
+        // bf16-pure, 10.1 B·s·h; full-gpt2 and full-q05 rows alike).
+        let (residual, input_bytes) = if fp32_residual(run) { (10.0 * s * h, 4.0) } else { (0.0, 2.0 * factor) };
+        let full_layer = layer * factor + residual + scores;
         let per_sample = match checkpointing {
-            ActivationCheckpointing::Full => layers * 2.0 * s * h + full_layer,
+            ActivationCheckpointing::Full => layers * input_bytes * s * h + full_layer,
             ActivationCheckpointing::Selective => layers * (full_layer - scores),
             ActivationCheckpointing::None => layers * full_layer,
             ActivationCheckpointing::Offloaded => full_layer,
-        } * dtype_factor(run.precision)
-            / run.tensor_parallel();
+        } / run.tensor_parallel();
         let (sequences, paired) = run.sequences_per_sample();
         let per_sample = per_sample * sequences;
         let text = format!("micro batch{paired} × {layers} layers × {formula} (s={s}, h={h}, a={heads}, {attention}, checkpointing {})", checkpointing.name());
@@ -104,7 +145,7 @@ impl MemoryComponent for TransformerActivations {
 /// - LoRA: each adapted linear's dropout mask (1 B) and dropped input (2 B) that
 ///   `lora_A` saves (peft `tuners/lora/layer.py` `Linear.forward`): 3·s·d_in.
 ///
-/// The eager attention's s×s scores are added by the caller (Korthikanti et al. 2022, 5·a·s²).
+/// The eager attention's s×s matrices are added by the caller (`score_bytes`).
 pub fn per_layer(e: &crate::model::Entry, run: &Run, s: f64) -> f64 {
     let h = e.hidden_size as f64;
     let (q, kv) = ((e.num_heads * e.head_dim) as f64, (e.num_kv_heads * e.head_dim) as f64);

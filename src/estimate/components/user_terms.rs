@@ -29,7 +29,10 @@ impl MemoryComponent for UserTerms {
                     .ok_or_else(|| NotEstimable(format!("memory term `{}`: `{name}` is not a number in the config", term.name)))?;
                 lookup.push((name.clone(), value));
             }
-            out.push(Term { name: term.name.clone(), depends_on: names.join(", "), bytes: Bytes::Expression { expr: parsed, names, lookup } });
+            // A term that grows with the micro batch is activations (alive from the forward to
+            // the backward); any other is alive the whole step.
+            let live = if names.iter().any(|n| n == "micro_batch") { super::Live::Backward } else { super::Live::Always };
+            out.push(Term { name: term.name.clone(), depends_on: names.join(", "), bytes: Bytes::Expression { expr: parsed, names, lookup }, live });
         }
         Ok(out)
     }

@@ -2,9 +2,9 @@
 //! frozen base (QLoRA), the base at its 8/4-bit size and the adapters at the
 //! training precision. FSDP divides them over the data-parallel world.
 
-use super::{MemoryComponent, Run, State, Term};
+use super::{Live, MemoryComponent, Run, State, Term};
 use crate::estimate::NotEstimable;
-use crate::schema::typed::{Precision, Quantization};
+use crate::schema::typed::{ActivationCheckpointing, Precision, Quantization};
 
 pub struct Weights;
 
@@ -100,6 +100,8 @@ impl MemoryComponent for Weights {
         let frozen_per = frozen_bytes(run.precision, parts.added);
         let mut out = Vec::new();
         if parts.added {
+            // The rest of a quantized base (embeddings, norms, head): fp32 once prepared for k-bit training.
+            let frozen_per = if run.kbit_prepared() { 4.0 } else { frozen_per };
             let quantized = parts.quantized * quantization.map_or(frozen_per, quantized_bytes);
             let frozen = quantized + (parts.frozen - parts.quantized) * frozen_per;
             let what = match quantization.filter(|_| parts.quantized > 0.0) {
@@ -118,6 +120,16 @@ impl MemoryComponent for Weights {
             return Ok(out);
         }
         let per_param = bytes_per_parameter(run.precision);
+        if let Some((copied, what)) = autocast_copies(run, parts, quantization) {
+            let master = parts.trainable + parts.frozen;
+            out.push(Term::fixed("weights", master * 4.0 / divisor, "parameters × 4 B (fp32; autocast makes the 16-bit copies)"));
+            let per = per_param - 4.0;
+            out.push(
+                Term::fixed("16-bit weight copies (autocast)", copied * per / divisor, format!("{what} × {per} B, saved for the backward"))
+                    .live(Live::Backward),
+            );
+            return Ok(out);
+        }
         let weights = match quantization {
             // A quantized frozen share with a stated trainable fraction (no architecture to split it by).
             Some(q) => parts.quantized * quantized_bytes(q) + parts.trainable * per_param,
@@ -127,6 +139,28 @@ impl MemoryComponent for Weights {
         gathered(run, parts, frozen_bytes(run.precision, true), quantization, &mut out);
         Ok(out)
     }
+}
+
+/// Autocast's 16-bit copies of fp32 weights (a full fine-tune in mixed precision, not
+/// under FSDP, whose `MixedPrecision(param_dtype)` gathers 16-bit parameters instead):
+/// `torch.autocast` casts each weight as an op uses it and the matrix product saves the
+/// copy for its backward, so the copies are alive from the forward to the backward
+/// (`Live::Backward`), not for the whole step. The embedding lookup is not on autocast's
+/// list of cast ops (an untied input embedding is not copied). Under full checkpointing
+/// the blocks' saved tensors are dropped and recomputed: only the output head's copy
+/// stays. Which parameters, and the words for the table.
+fn autocast_copies(run: &Run, parts: &crate::estimate::parts::Parts, quantization: Option<Quantization>) -> Option<(f64, String)> {
+    if !matches!(run.precision, Precision::Mixed(_) | Precision::Fp8Mixed) || run.fsdp || quantization.is_some() {
+        return None;
+    }
+    let all = parts.trainable + parts.frozen;
+    let head = run.entry.map(|e| (e.vocab_size * e.hidden_size) as f64);
+    let checkpointed = matches!(run.typed::<ActivationCheckpointing>(), Some(ActivationCheckpointing::Full | ActivationCheckpointing::Offloaded));
+    Some(match (checkpointed, head, run.entry) {
+        (true, Some(head), _) => (head.min(all), "the output head (blocks checkpointed)".into()),
+        (false, Some(head), Some(e)) if !e.tie_embeddings => ((all - head).max(0.0), "parameters but the input embedding".into()),
+        _ => (all, "parameters".into()),
+    })
 }
 
 /// FSDP's unsharded parameters: the root unit (embeddings, output head, final norm)

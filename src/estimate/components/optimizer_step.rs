@@ -1,0 +1,56 @@
+//! The optimizer step's workspace: what `optimizer.step()` allocates on top of the
+//! states, alive with every gradient and none of the activations (`Live::Step`).
+
+use super::{Live, MemoryComponent, Run, State, Term};
+use crate::estimate::NotEstimable;
+use crate::schema::Role;
+use crate::schema::typed::{Optimizer, OptimizerKind, Precision, StateBits};
+
+pub struct OptimizerStep;
+
+/// Whether the optimizer is PyTorch's multi-tensor (`foreach`) Adam/AdamW, the
+/// default `torch.optim.AdamW` on CUDA: HF `optim` `adamw_torch` (and no `optim`
+/// stated: the estimate assumes the unfused default, the larger), the torch class
+/// paths, trainlint's native `adamw`/`adam`. Not: `*_fused` (one kernel, no
+/// workspace), bitsandbytes' 8-bit and paged optimizers (their kernels update in
+/// place), transformers' `adamw_hf` (one parameter at a time), DeepSpeed's FusedAdam.
+fn foreach_adam(name: &str) -> bool {
+    let Ok(optimizer) = name.parse::<Optimizer>() else { return false };
+    optimizer.kind == OptimizerKind::Adam
+        && optimizer.state == StateBits::Full
+        && !optimizer.fused
+        && !optimizer.paged
+        && !name.eq_ignore_ascii_case("adamw_hf")
+}
+
+impl MemoryComponent for OptimizerStep {
+    fn id(&self) -> &'static str {
+        "optimizer-step"
+    }
+
+    fn source(&self) -> &'static str {
+        "PyTorch torch/optim/adam.py _multi_tensor_adam (`exp_avg_sq_sqrt = torch._foreach_sqrt(device_exp_avg_sqs)`); measured: data/measured_h200.json (full-m7b-bf16-pure-s512-m1-ckpt, full-tl-…-fused)"
+    }
+
+    fn terms(&self, run: &Run, _notes: &mut Vec<String>) -> Result<Vec<Term>, NotEstimable> {
+        // DeepSpeed steps its own (fused) optimizer on the partitions.
+        let Some(trainable) = run.trainable().filter(|_| run.zero_stage == 0) else { return Ok(vec![]) };
+        let name = run.resolved.role(Role::Optimizer).and_then(|v| v.value.as_str().map(str::to_owned)).unwrap_or_else(|| "adamw".into());
+        if !foreach_adam(&name) || run.resolved.role(Role::OptimizerInBackward).and_then(|v| v.value.as_bool()) == Some(true) {
+            return Ok(vec![]);
+        }
+        // `_foreach_sqrt` of the second moments: one new tensor per parameter, in the
+        // state's dtype (the parameter's: fp32, or 16-bit in pure 16-bit training),
+        // for all parameters of a device and dtype at once; freed when the step ends.
+        let per = if matches!(run.precision, Precision::True(_)) { 2.0 } else { 4.0 };
+        let divisor = run.zero_divisor(State::Optimizer);
+        Ok(vec![
+            Term::fixed(
+                "optimizer step workspace",
+                trainable * per / divisor,
+                format!("trainable parameters × {per} B (foreach AdamW's √v, during the step only)"),
+            )
+            .live(Live::Step),
+        ])
+    }
+}
