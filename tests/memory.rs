@@ -275,3 +275,15 @@ fn one_precision_spelling_means_one_thing_in_the_memory_model() {
     let value = estimate(&temp_config("bf16-true", &config("bf16-true")), &[]);
     assert_eq!((component(&value, "weights"), component(&value, "gradients")), (2000.0, 2000.0), "{value:#}");
 }
+
+/// A run whose micro batch 1 fits usable memory but not MEM002's headroom: `plan` says that,
+/// not "does not fit". 8.1 B fp32 parameters with SGD: weights and gradients 8 B each at the
+/// optimizer step, 60.35 GiB + the CUDA context, between 61.2 GiB (90 % of usable) and 68 GiB.
+#[test]
+fn plan_says_when_micro_batch_one_fits_only_without_headroom() {
+    let config = "trainlint: 1\nbatch: {micro_batch: 1, accumulation: 1}\nparallel: {devices: 1}\nprecision: 32-true\noptimizer: sgd\nmodel: {parameters: 8100000000}\nmemory: {activation_bytes_per_sample: \"1 MiB\"}\ngpus: [a100-80gb]\n";
+    let path = temp_config("plan-headroom", config);
+    let output = common::trainlint(&["plan", path.to_str().unwrap()]);
+    let text = common::stdout(&output);
+    assert!(text.contains("micro batch 1 fits (61.33 GiB of 68.00 GiB usable) but not with 10 % headroom (MEM002)"), "{text}{}", common::stderr(&output));
+}

@@ -61,20 +61,25 @@ pub struct MemoryModel {
     gradients_in_backward: bool,
 }
 
-/// The two moments of a training step whose larger total is the peak (`Live`).
+/// The moments of a training step whose largest total is the peak (`Live`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Phase {
     /// The loss's backward: activations and logits alive.
     Backward,
+    /// A checkpointed layer recomputed in the backward: its activations and the gradients so far.
+    Recompute,
     /// The end of the backward and the optimizer step: every gradient alive.
     Step,
 }
 
 impl Phase {
+    pub const ALL: [Phase; 3] = [Phase::Backward, Phase::Recompute, Phase::Step];
+
     pub fn describe(self) -> &'static str {
         match self {
             Phase::Backward => "the loss's backward (activations alive)",
+            Phase::Recompute => "a checkpointed layer's recomputation (gradients so far alive)",
             Phase::Step => "the optimizer step (every gradient alive)",
         }
     }
@@ -213,58 +218,64 @@ impl MemoryModel {
         Ok(model)
     }
 
-    /// Whether a row is alive at the moment that makes the peak at `micro`.
-    fn at_peak(&self, live: Live, peak: Phase) -> bool {
-        match (live, peak) {
-            (Live::Always, _) => true,
-            (Live::Backward, Phase::Backward) | (Live::Gradients | Live::Step, Phase::Step) => true,
+    /// Whether a row is alive at a moment of the step.
+    fn alive(&self, live: Live, phase: Phase) -> bool {
+        match (live, phase) {
+            (Live::Always, _) | (Live::Backward, Phase::Backward | Phase::Recompute) | (Live::Loss, Phase::Backward) => true,
+            (Live::Recompute, Phase::Recompute) | (Live::Gradients, Phase::Recompute | Phase::Step) | (Live::Step, Phase::Step) => true,
             (Live::Gradients, Phase::Backward) => self.gradients_in_backward,
-            (Live::Backward, Phase::Step) | (Live::Step, Phase::Backward) => false,
+            _ => false,
         }
     }
 
-    /// The bytes alive at each moment of the step at `micro`: (the loss's backward, the optimizer step).
-    fn phase_totals(&self, micro: u64) -> (f64, f64) {
-        let sum = |phase: Phase| self.terms.iter().filter(|t| self.at_peak(t.live, phase)).map(|t| t.at(micro)).sum::<f64>();
-        (sum(Phase::Backward), sum(Phase::Step))
+    /// The bytes alive at a moment of the step at `micro`. The recomputation moment exists
+    /// only where a row is recomputed (full checkpointing).
+    fn phase_total(&self, micro: u64, phase: Phase) -> f64 {
+        if phase == Phase::Recompute && !self.terms.iter().any(|t| t.live == Live::Recompute) {
+            return 0.0;
+        }
+        self.terms.iter().filter(|t| self.alive(t.live, phase)).map(|t| t.at(micro)).sum()
     }
 
-    /// The moment of the step that makes the peak at `micro`.
+    /// The moment of the step that makes the peak at `micro` (the first of equals).
     pub fn peak_phase(&self, micro: u64) -> Phase {
-        let (backward, step) = self.phase_totals(micro);
-        if step > backward { Phase::Step } else { Phase::Backward }
+        let mut best = (Phase::Backward, self.phase_total(micro, Phase::Backward));
+        for phase in [Phase::Recompute, Phase::Step] {
+            let total = self.phase_total(micro, phase);
+            if total > best.1 {
+                best = (phase, total);
+            }
+        }
+        best.0
     }
 
-    fn formula_components(&self, micro: u64) -> Vec<Component> {
-        let peak = self.peak_phase(micro);
+    fn rows(&self, micro: u64, keep: impl Fn(Live) -> bool) -> Vec<Component> {
         self.terms
             .iter()
-            .filter(|term| self.at_peak(term.live, peak))
+            .filter(|term| keep(term.live))
             .map(|term| Component { name: term.name.clone(), bytes: term.at(micro), depends_on: term.depends_on.clone(), per_sample: term.scales() })
             .collect()
     }
 
-    /// The rows alive only at the other moment of the step, not at the peak: what the
-    /// output says beside the breakdown.
+    fn formula_components(&self, micro: u64) -> Vec<Component> {
+        let peak = self.peak_phase(micro);
+        self.rows(micro, |live| self.alive(live, peak))
+    }
+
+    /// The largest of the other moments of the step: its total, and the rows alive then and
+    /// not at the peak (what the output says beside the breakdown).
     pub fn off_peak(&self, micro: u64) -> (Phase, f64, Vec<Component>) {
         let peak = self.peak_phase(micro);
-        let other = match peak {
-            Phase::Backward => Phase::Step,
-            Phase::Step => Phase::Backward,
-        };
-        let (backward, step) = self.phase_totals(micro);
-        let rows = self
-            .terms
-            .iter()
-            .filter(|term| !self.at_peak(term.live, peak) && self.at_peak(term.live, other))
-            .map(|term| Component { name: term.name.clone(), bytes: term.at(micro), depends_on: term.depends_on.clone(), per_sample: term.scales() })
-            .collect();
-        (other, if other == Phase::Step { step } else { backward }, rows)
+        let (other, total) = Phase::ALL
+            .into_iter()
+            .filter(|p| *p != peak)
+            .map(|p| (p, self.phase_total(micro, p)))
+            .fold((Phase::Step, f64::MIN), |best, next| if next.1 > best.1 { next } else { best });
+        (other, total, self.rows(micro, |live| !self.alive(live, peak) && self.alive(live, other)))
     }
 
     fn formula_total(&self, micro: u64) -> f64 {
-        let (backward, step) = self.phase_totals(micro);
-        backward.max(step)
+        Phase::ALL.into_iter().map(|p| self.phase_total(micro, p)).fold(0.0, f64::max)
     }
 
     /// The same model for a run that accumulates gradients (what `plan` proposes when

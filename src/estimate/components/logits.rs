@@ -1,6 +1,6 @@
 //! The logits and the loss's copies of them, next to the transformer activations.
 
-use super::{MemoryComponent, Run, Term, transformer_activations};
+use super::{Live, MemoryComponent, Run, Term, transformer_activations};
 use crate::estimate::NotEstimable;
 use crate::schema::Role;
 use crate::schema::typed::{Logits as Loss, Precision};
@@ -55,6 +55,6 @@ impl MemoryComponent for Logits {
         // Tensor parallelism splits the vocabulary (Megatron's vocab-parallel cross-entropy).
         let (sequences, paired) = run.sequences_per_sample();
         let bytes = sequences * s * v * per / run.tensor_parallel();
-        Ok(vec![Term::per_sample("logits", bytes, format!("micro batch{paired} × {s} × vocabulary {v} × {per} B ({})", logits.name()))])
+        Ok(vec![Term::per_sample("logits", bytes, format!("micro batch{paired} × {s} × vocabulary {v} × {per} B ({})", logits.name())).live(Live::Loss)])
     }
 }

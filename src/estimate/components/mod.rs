@@ -72,21 +72,28 @@ pub struct Term {
     pub live: Live,
 }
 
-/// When in a training step a row is alive. The peak is the larger of two moments
+/// When in a training step a row is alive. The peak is the largest of three moments
 /// (measured on an H200 for 38 setups, `data/measured_h200.json`, and read from what
 /// autograd and `torch.optim` allocate):
 /// - the loss's backward: the saved activations and the logits' copies are all alive,
 ///   the gradients not yet (the trainers free them after each optimizer step:
 ///   `zero_grad(set_to_none=True)`, PyTorch's default since 2.0), unless gradient
 ///   accumulation keeps the previous micro batches' gradients;
+/// - under full checkpointing, a layer's recomputation in the backward: the checkpointed
+///   inputs, one layer's activations and the gradients made so far (all of them, the
+///   upper bound), the logits long freed;
 /// - the optimizer step: every gradient, and the step's own workspace; the activations
 ///   are gone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Live {
     /// Weights, optimizer states, the CUDA context: the whole step.
     Always,
-    /// Saved activations, logits, autocast's 16-bit weight copies: from the forward to the backward.
+    /// Saved activations, autocast's 16-bit weight copies: from the forward through the backward.
     Backward,
+    /// The logits and the loss's copies of them: only until the loss's backward is done.
+    Loss,
+    /// One checkpointed layer's activations while it is recomputed in the backward.
+    Recompute,
     /// From the backward that makes them to the optimizer step.
     Gradients,
     /// The optimizer step's temporaries.

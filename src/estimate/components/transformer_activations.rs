@@ -1,6 +1,6 @@
 //! Transformer activations from the model's shape, when none are declared.
 
-use super::{MemoryComponent, Run, Term};
+use super::{Live, MemoryComponent, Run, Term};
 use crate::estimate::NotEstimable;
 use crate::model::Mlp;
 use crate::schema::Role;
@@ -119,16 +119,31 @@ impl MemoryComponent for TransformerActivations {
         // bf16-pure, 10.1 B·s·h; full-gpt2 and full-q05 rows alike).
         let (residual, input_bytes) = if fp32_residual(run) { (10.0 * s * h, 4.0) } else { (0.0, 2.0 * factor) };
         let full_layer = layer * factor + residual + scores;
-        let per_sample = match checkpointing {
-            ActivationCheckpointing::Full => layers * input_bytes * s * h + full_layer,
-            ActivationCheckpointing::Selective => layers * (full_layer - scores),
-            ActivationCheckpointing::None => layers * full_layer,
-            ActivationCheckpointing::Offloaded => full_layer,
-        } / run.tensor_parallel();
         let (sequences, paired) = run.sequences_per_sample();
-        let per_sample = per_sample * sequences;
-        let text = format!("micro batch{paired} × {layers} layers × {formula} (s={s}, h={h}, a={heads}, {attention}, checkpointing {})", checkpointing.name());
-        Ok(vec![Term::per_sample("activations (transformer)", per_sample, text)])
+        let per_sample = |bytes: f64| bytes * sequences / run.tensor_parallel();
+        let shape = format!("s={s}, h={h}, a={heads}, {attention}");
+        Ok(match checkpointing {
+            // The checkpointed inputs stay from the forward through the backward; one layer's
+            // activations exist only while it is recomputed, after the loss's backward.
+            ActivationCheckpointing::Full => vec![
+                Term::per_sample(
+                    "activations (checkpointed inputs)",
+                    per_sample(layers * input_bytes * s * h),
+                    format!("micro batch{paired} × {layers} layers × s·h × {input_bytes} B ({shape})"),
+                ),
+                Term::per_sample("activations (layer recomputed)", per_sample(full_layer), format!("micro batch{paired} × one layer × {formula} ({shape})"))
+                    .live(Live::Recompute),
+            ],
+            _ => {
+                let bytes = match checkpointing {
+                    ActivationCheckpointing::Selective => layers * (full_layer - scores),
+                    ActivationCheckpointing::Offloaded => full_layer,
+                    _ => layers * full_layer,
+                };
+                let text = format!("micro batch{paired} × {layers} layers × {formula} ({shape}, checkpointing {})", checkpointing.name());
+                vec![Term::per_sample("activations (transformer)", per_sample(bytes), text)]
+            }
+        })
     }
 }
 
@@ -142,6 +157,10 @@ impl MemoryComponent for TransformerActivations {
 /// - MLP: gated — gate and up outputs, the activation's output and the product
 ///   (4 × 2·s·i); plain — the up projection's output and the activation's (2 × 2·s·i).
 ///   A MoE layer routes each token through `active` experts of its intermediate size.
+/// - under a frozen base (LoRA, QLoRA) the frozen linears keep no input and the frozen
+///   norms no 16-bit copy: norms 4·s·h each, attention 2·s·(2·q_dim + 2·kv_dim), MLP
+///   6·s·i gated or 2·s·i plain (measured: Llama-3.1-8B LoRA r16 all-linear, 2 × 2,048
+///   tokens, 33.28 GiB after the forward against 33.2 GiB so counted; data/measured_h200.json);
 /// - LoRA: each adapted linear's dropout mask (1 B) and dropped input (2 B) that
 ///   `lora_A` saves (peft `tuners/lora/layer.py` `Linear.forward`): 3·s·d_in.
 ///
@@ -149,14 +168,21 @@ impl MemoryComponent for TransformerActivations {
 pub fn per_layer(e: &crate::model::Entry, run: &Run, s: f64) -> f64 {
     let h = e.hidden_size as f64;
     let (q, kv) = ((e.num_heads * e.head_dim) as f64, (e.num_kv_heads * e.head_dim) as f64);
-    let norms = 2.0 * 6.0 * s * h;
-    let attention = 2.0 * s * (3.0 * q + 2.0 * kv);
+    // A frozen base (adapter runs): autograd saves a matrix product's input only when its
+    // weight needs a gradient (PyTorch `tools/autograd/derivatives.yaml` `mm`/`addmm`: `self`
+    // is used only by the weight's gradient), and a frozen norm weight keeps no normalised copy.
+    let frozen = run.parts.as_ref().is_some_and(|p| p.added);
+    let norms = 2.0 * if frozen { 4.0 } else { 6.0 } * s * h;
+    // q, k, v and the SDPA output it saves; the output projection's own input copy when trained.
+    let attention = 2.0 * s * (if frozen { 2.0 } else { 3.0 } * q + 2.0 * kv);
+    // Gated: gate and up outputs, the activation's output, and (trained down projection) the product.
+    let (gated, plain) = if frozen { (6.0, 2.0) } else { (8.0, 4.0) };
     let mlp = match (&e.extra.moe, e.mlp) {
         (Some(moe), _) => {
-            moe.active as f64 * 8.0 * s * moe.expert_intermediate_size as f64 + moe.shared_experts as f64 * 8.0 * s * moe.shared_intermediate_size as f64
+            moe.active as f64 * gated * s * moe.expert_intermediate_size as f64 + moe.shared_experts as f64 * gated * s * moe.shared_intermediate_size as f64
         }
-        (None, Mlp::Gated) => 8.0 * s * e.intermediate_size as f64,
-        (None, Mlp::Plain) => 4.0 * s * e.intermediate_size as f64,
+        (None, Mlp::Gated) => gated * s * e.intermediate_size as f64,
+        (None, Mlp::Plain) => plain * s * e.intermediate_size as f64,
     };
     let layers = e.num_layers.max(1) as f64;
     let lora: f64 = run
