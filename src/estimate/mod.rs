@@ -301,7 +301,7 @@ pub struct Estimate {
 }
 
 /// Which input was solved for, and its value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct SolvedInput {
     /// `sequence_length` (the longest that fits) or `world_size` (the fewest GPUs that fit).
     pub input: &'static str,
