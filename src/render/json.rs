@@ -114,9 +114,9 @@ pub struct Report {
     pub summary: Summary,
 }
 
-/// `check --output-format json`.
+/// `check --output-format json` (and `show` on a config that cannot be resolved).
 pub fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
-    to_text(&Report { version: Version, diagnostics: diagnostics.iter().map(DiagnosticOutput::new).collect(), summary: summary.clone() })
+    to_text(&CheckOutput::Report(Report { version: Version, diagnostics: diagnostics.iter().map(DiagnosticOutput::new).collect(), summary: summary.clone() }))
 }
 
 /// One finding.
@@ -224,16 +224,7 @@ impl EditOutput {
     fn new(e: &Edit) -> Self {
         let (line, column) = e.file.line_col(e.span.start);
         let (end_line, end_column) = e.file.line_col(e.span.end);
-        EditOutput {
-            file: e.file.display().to_owned(),
-            line,
-            column,
-            end_line,
-            end_column,
-            start: e.span.start,
-            end: e.span.end,
-            content: e.content.clone(),
-        }
+        EditOutput { file: e.file.display().to_owned(), line, column, end_line, end_column, start: e.span.start, end: e.span.end, content: e.content.clone() }
     }
 }
 
@@ -256,17 +247,17 @@ pub struct StatisticsRow {
 /// `check --statistics --output-format json`.
 pub fn statistics(diagnostics: &[Diagnostic]) -> String {
     let rows = super::statistics_rows(diagnostics);
-    to_text(&Statistics {
+    to_text(&CheckOutput::Statistics(Statistics {
         version: Version,
         statistics: rows.into_iter().map(|(code, name, count, fixable)| StatisticsRow { code, name, count, fixable }).collect(),
-    })
+    }))
 }
 
 /// `show`: the resolved view, or the findings when there is none.
 #[derive(Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum ShowOutput {
-    Resolved(Show),
+    Resolved(Box<Show>),
     Unresolved(Report),
 }
 
@@ -322,7 +313,7 @@ pub fn show(resolved: &ResolvedConfig) -> String {
             (*role, source)
         })
         .collect();
-    to_text(&Show {
+    to_text(&ShowOutput::Resolved(Box::new(Show {
         version: Version,
         file: resolved.source().display().to_owned(),
         stage: resolved.stage.clone(),
@@ -332,7 +323,7 @@ pub fn show(resolved: &ResolvedConfig) -> String {
         batch: resolved.batch.clone(),
         effective_batch: resolved.batch.effective_batch,
         resolved: resolved.tree.to_json(),
-    })
+    })))
 }
 
 /// `estimate`: one entry per stage × GPU target.

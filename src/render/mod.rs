@@ -219,4 +219,3 @@ pub fn statistics(diagnostics: &[Diagnostic]) -> String {
     let width = rows.iter().map(|r| r.2.to_string().len()).max().unwrap_or(1);
     rows.iter().map(|(code, name, count, fix)| format!("{count:>width$}\t{code}\t[{}] {name}\n", if *fix { "*" } else { " " })).collect()
 }
-
