@@ -1,6 +1,6 @@
 use crate::error::FatalError;
 use crate::estimate::plan::{self, PlanRow};
-use crate::estimate::{self, Estimate, MemoryModel, SolvedInput, human_bytes, solve};
+use crate::estimate::{self, Estimate, MemoryModel, SolvedInput, Unstated, human_bytes, solve};
 use crate::linter;
 use crate::load::discover::{self, Excludes};
 use crate::render::OutputFormat;
@@ -115,14 +115,14 @@ pub fn run_estimate(args: &EstimateArgs) -> Result<ExitCode, FatalError> {
                                 gpus_text(solved.value),
                                 gpu.id
                             );
-                            (solved.model, Some(solved.resolved), Some((note, SolvedInput { input: "world_size", value: solved.value })))
+                            (solved.model, Some(solved.resolved), Some((note, SolvedInput { input: Unstated::WorldSize, value: solved.value })))
                         }
                         Err(solve::Unsolved::FitsNowhere(solved)) => {
                             let note = format!(
                                 "the data-parallel world is the launcher's (not stated): shown on {}, the most searched; what each GPU keeps unsharded does not fit",
                                 gpus_text(solved.value)
                             );
-                            (solved.model, Some(solved.resolved), Some((note, SolvedInput { input: "world_size", value: solved.value })))
+                            (solved.model, Some(solved.resolved), Some((note, SolvedInput { input: Unstated::WorldSize, value: solved.value })))
                         }
                         Err(solve::Unsolved::NotEstimable(_)) => return Err(refused(e)),
                     }
@@ -135,7 +135,7 @@ pub fn run_estimate(args: &EstimateArgs) -> Result<ExitCode, FatalError> {
                             crate::model::thousands(solved.value),
                             gpu.id
                         );
-                        (solved.model, Some(solved.resolved), Some((note, SolvedInput { input: "sequence_length", value: solved.value })))
+                        (solved.model, Some(solved.resolved), Some((note, SolvedInput { input: Unstated::SequenceLength, value: solved.value })))
                     }
                     None => (model, None, None),
                 },
@@ -147,7 +147,7 @@ pub fn run_estimate(args: &EstimateArgs) -> Result<ExitCode, FatalError> {
             if let Some((note, solved)) = note {
                 estimate.notes.push(note);
                 estimate.solved = Some(solved);
-                if solved.input == "sequence_length" {
+                if solved.input == Unstated::SequenceLength {
                     // The micro batch to plan depends on the length the data gives.
                     row = PlanRow { micro_batch: None, accumulation: None, reason: Some("the sequence length is not bounded: state it to plan".into()), ..row };
                 }
@@ -190,7 +190,8 @@ fn estimate_table(e: &Estimate, p: &PlanRow) -> String {
         "  fits: {}",
         match (e.fits, e.activations_modelled, e.solved) {
             (false, ..) => "NO".to_owned(),
-            (true, true, Some(SolvedInput { input: "sequence_length", value })) => format!("only sequences up to {} tokens", crate::model::thousands(value)),
+            (true, true, Some(SolvedInput { input: Unstated::SequenceLength, value })) =>
+                format!("only sequences up to {} tokens", crate::model::thousands(value)),
             (true, true, Some(SolvedInput { value, .. })) => format!("from {}", gpus_text(value)),
             (true, true, None) => "yes".to_owned(),
             (true, false, _) => "unknown (the rest fits; the activations are not modelled)".to_owned(),

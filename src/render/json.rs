@@ -342,6 +342,7 @@ pub struct EstimateOutput {
     /// Curriculum stage name, or null for a config without stages.
     pub stage: Option<String>,
     /// The micro batch estimated at: the config's, or `--micro-batch`.
+    #[schemars(range(min = 1))]
     pub micro_batch: u64,
     pub components: Vec<ComponentOutput>,
     /// The peak: the sum of the components.
@@ -350,19 +351,26 @@ pub struct EstimateOutput {
     pub capacity_bytes: u64,
     /// `capacity_bytes` × `safety_margin`.
     pub usable_bytes: u64,
+    /// The share of the GPU's memory a run may use.
+    #[schemars(extend("exclusiveMinimum" = 0), range(max = 1))]
     pub safety_margin: f64,
+    /// `total_bytes` ≤ `usable_bytes`.
     pub fits: bool,
-    /// The largest micro batch whose peak fits usable memory.
+    /// The largest micro batch whose peak fits usable memory (MEM001's limit); null when none fits or the activations are not modelled.
+    #[schemars(range(min = 1))]
     pub max_micro_batch: Option<u64>,
-    /// The share of usable memory MEM002 warns above.
+    /// The share of usable memory the plan stays under (MEM002's threshold).
+    #[schemars(extend("exclusiveMinimum" = 0), range(max = 1))]
     pub headroom_threshold: f64,
-    /// The largest micro batch that keeps MEM002's headroom.
+    /// The largest micro batch whose peak is at most `headroom_threshold` × `usable_bytes`.
+    #[schemars(range(min = 1))]
     pub max_micro_batch_with_headroom: Option<u64>,
     pub plan: PlanSummary,
     /// The fit of measured peaks (the manifest's `[[calibration]]`), when there are any.
     pub calibration: Option<Calibration>,
-    /// An input the config leaves open, solved for: the estimate is shown at it.
+    /// An input the config leaves open, solved for: the estimate is shown at it. Null when the config states every input.
     pub solved: Option<SolvedInput>,
+    /// What the model had to assume.
     pub notes: Vec<String>,
 }
 
