@@ -26,10 +26,12 @@ fn committed_schemas_are_current() {
 
 #[test]
 fn schema_command_prints_the_committed_file() {
-    let output = common::trainlint(&["schema", "training-config"]);
-    assert!(output.status.success());
-    let committed = std::fs::read_to_string(common::repo().join("schemas/training-config.schema.json")).unwrap();
-    assert_eq!(common::stdout(&output), committed);
+    for name in names() {
+        let output = common::trainlint(&["schema", name]);
+        assert!(output.status.success(), "{name}");
+        let committed = std::fs::read_to_string(common::repo().join(format!("schemas/{name}.schema.json"))).unwrap();
+        assert_eq!(common::stdout(&output), committed, "{name}");
+    }
 }
 
 /// Every role annotation in the native schema matches the native bindings table, and back.

@@ -44,7 +44,7 @@ pub fn schema(name: &str) -> Option<serde_json::Value> {
         ),
         "rule-output" => (
             generator.into_root_schema_for::<Rules>(),
-            "The output of `trainlint rule --output-format json`: the rule named, or with `--all` every rule in code order.",
+            "The output of `trainlint rule --output-format json`: the rule named, or with `--all` every rule.",
         ),
         "gpus-output" => (
             generator.into_root_schema_for::<Gpus>(),
