@@ -42,10 +42,9 @@ pub fn schema(name: &str) -> Option<serde_json::Value> {
             generator.into_root_schema_for::<Vec<Plan>>(),
             "The output of `trainlint plan --output-format json`: one object per stage × GPU target (stage-major, targets in the order given), each with its own `version`.",
         ),
-        "rule-output" => (
-            generator.into_root_schema_for::<Rules>(),
-            "The output of `trainlint rule --output-format json`: the rule named, or with `--all` every rule.",
-        ),
+        "rule-output" => {
+            (generator.into_root_schema_for::<Rules>(), "The output of `trainlint rule --output-format json`: the rule named, or with `--all` every rule.")
+        }
         "gpus-output" => (
             generator.into_root_schema_for::<Gpus>(),
             "The output of `trainlint gpus --output-format json`: the built-in catalog, then the manifest's custom targets.",
