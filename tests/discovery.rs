@@ -234,8 +234,9 @@ fn statistics_count_findings_per_code() {
     assert_eq!(rows[0], "2\tBAT006\t[ ] world-size-unknown", "{stdout}");
     assert!(rows[1].starts_with("1\tSCH002\t"), "{stdout}");
     let (_, value) = json(&dir, &["check", "--statistics", "--output-format", "json"]);
-    assert_eq!(value[0]["code"], "BAT006");
-    assert_eq!(value[0]["count"], 2);
+    assert_eq!(value["version"], 1);
+    assert_eq!(value["statistics"][0]["code"], "BAT006");
+    assert_eq!(value["statistics"][0]["count"], 2);
 }
 
 #[test]

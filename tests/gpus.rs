@@ -27,7 +27,9 @@ fn catalog_matches_the_sourced_facts() {
 fn gpus_command_lists_every_target() {
     let output = common::trainlint(&["gpus", "--output-format", "json"]);
     assert!(output.status.success());
-    let list: Vec<serde_json::Value> = serde_json::from_str(&common::stdout(&output)).unwrap();
+    let value: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
+    assert_eq!(value["version"], 1);
+    let list = value["gpus"].as_array().unwrap();
     assert!(list.len() >= 19);
     for id in ["rtx-4090", "a100-80gb", "h100-sxm", "v100-32gb", "quadro-rtx-6000"] {
         assert!(list.iter().any(|t| t["id"] == id), "{id}");

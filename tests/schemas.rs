@@ -1,18 +1,20 @@
-//! `schemas/*.schema.json` are generated from the Rust types and committed.
+//! `schemas/*.schema.json` (the formats trainlint reads and the JSON each
+//! command prints) are generated from the Rust types and committed.
 //! This test fails when one is stale; `TRAINLINT_WRITE_SCHEMAS=1 cargo test
 //! --test schemas` rewrites them.
 
 mod common;
 
-use trainlint::schema::{self, NAMES, Role};
+use trainlint::commands::schema::{names, text};
+use trainlint::schema::{self, Role};
 
 #[test]
 fn committed_schemas_are_current() {
     let write = std::env::var_os("TRAINLINT_WRITE_SCHEMAS").is_some_and(|v| v == "1");
     let mut stale = Vec::new();
-    for name in NAMES {
+    for name in names() {
         let path = common::repo().join("schemas").join(format!("{name}.schema.json"));
-        let expected = schema::schema_text(name).expect("known schema");
+        let expected = text(name).expect("known schema");
         if write {
             std::fs::write(&path, &expected).expect("write schema");
         } else if std::fs::read_to_string(&path).ok().as_deref() != Some(expected.as_str()) {
@@ -24,10 +26,12 @@ fn committed_schemas_are_current() {
 
 #[test]
 fn schema_command_prints_the_committed_file() {
-    let output = common::trainlint(&["schema", "training-config"]);
-    assert!(output.status.success());
-    let committed = std::fs::read_to_string(common::repo().join("schemas/training-config.schema.json")).unwrap();
-    assert_eq!(common::stdout(&output), committed);
+    for name in names() {
+        let output = common::trainlint(&["schema", name]);
+        assert!(output.status.success(), "{name}");
+        let committed = std::fs::read_to_string(common::repo().join(format!("schemas/{name}.schema.json"))).unwrap();
+        assert_eq!(common::stdout(&output), committed, "{name}");
+    }
 }
 
 /// Every role annotation in the native schema matches the native bindings table, and back.

@@ -152,7 +152,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
     // The closing lines of a human report (none with `--quiet`).
     let closing = |lines: &[String]| if global.quiet { String::new() } else { lines.iter().map(|l| format!("{l}\n")).collect() };
     let machine = |diagnostics: &[Diagnostic], summary: &Summary, format: OutputFormat| match format {
-        OutputFormat::Json if args.statistics => Some(render::statistics_json(diagnostics)),
+        OutputFormat::Json if args.statistics => Some(render::json::statistics(diagnostics)),
         OutputFormat::Json => Some(render::json::render(diagnostics, summary)),
         OutputFormat::Sarif => Some(render::sarif::render(diagnostics, &sarif_root)),
         OutputFormat::Github => Some(render::github::render(diagnostics)),

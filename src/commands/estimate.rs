@@ -1,13 +1,12 @@
 use crate::error::FatalError;
 use crate::estimate::plan::{self, PlanRow};
-use crate::estimate::{self, Estimate, MemoryModel, SolvedInput, human_bytes, solve};
+use crate::estimate::{self, Estimate, MemoryModel, SolvedInput, Unstated, human_bytes, solve};
 use crate::linter;
 use crate::load::discover::{self, Excludes};
 use crate::render::OutputFormat;
 use crate::resolve::ResolvedConfig;
 use crate::schema::GpuTarget;
 use crate::settings::Settings;
-use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -96,9 +95,6 @@ fn targets(view: &ResolvedConfig, settings: &Settings, all: bool) -> Result<Vec<
     Ok(targets)
 }
 
-/// The version of `estimate --output-format json` (schemas/estimate-output.schema.json).
-pub const ESTIMATE_JSON_VERSION: u64 = 1;
-
 pub fn run_estimate(args: &EstimateArgs) -> Result<ExitCode, FatalError> {
     let settings = super::settings_for(std::slice::from_ref(&args.config_file), &mut args.config.overrides())?;
     let views = views(&args.config_file, &settings, args.stage.as_deref())?;
@@ -119,14 +115,14 @@ pub fn run_estimate(args: &EstimateArgs) -> Result<ExitCode, FatalError> {
                                 gpus_text(solved.value),
                                 gpu.id
                             );
-                            (solved.model, Some(solved.resolved), Some((note, SolvedInput { input: "world_size", value: solved.value })))
+                            (solved.model, Some(solved.resolved), Some((note, SolvedInput { input: Unstated::WorldSize, value: solved.value })))
                         }
                         Err(solve::Unsolved::FitsNowhere(solved)) => {
                             let note = format!(
                                 "the data-parallel world is the launcher's (not stated): shown on {}, the most searched; what each GPU keeps unsharded does not fit",
                                 gpus_text(solved.value)
                             );
-                            (solved.model, Some(solved.resolved), Some((note, SolvedInput { input: "world_size", value: solved.value })))
+                            (solved.model, Some(solved.resolved), Some((note, SolvedInput { input: Unstated::WorldSize, value: solved.value })))
                         }
                         Err(solve::Unsolved::NotEstimable(_)) => return Err(refused(e)),
                     }
@@ -139,7 +135,7 @@ pub fn run_estimate(args: &EstimateArgs) -> Result<ExitCode, FatalError> {
                             crate::model::thousands(solved.value),
                             gpu.id
                         );
-                        (solved.model, Some(solved.resolved), Some((note, SolvedInput { input: "sequence_length", value: solved.value })))
+                        (solved.model, Some(solved.resolved), Some((note, SolvedInput { input: Unstated::SequenceLength, value: solved.value })))
                     }
                     None => (model, None, None),
                 },
@@ -151,7 +147,7 @@ pub fn run_estimate(args: &EstimateArgs) -> Result<ExitCode, FatalError> {
             if let Some((note, solved)) = note {
                 estimate.notes.push(note);
                 estimate.solved = Some(solved);
-                if solved.input == "sequence_length" {
+                if solved.input == Unstated::SequenceLength {
                     // The micro batch to plan depends on the length the data gives.
                     row = PlanRow { micro_batch: None, accumulation: None, reason: Some("the sequence length is not bounded: state it to plan".into()), ..row };
                 }
@@ -161,11 +157,7 @@ pub fn run_estimate(args: &EstimateArgs) -> Result<ExitCode, FatalError> {
         }
     }
     let output = match args.output_format {
-        OutputFormat::Json => {
-            // One shape whatever the number of stages and targets.
-            let list: Vec<serde_json::Value> = estimates.iter().zip(&plans).map(|(e, p)| estimate_json(e, p)).collect();
-            serde_json::to_string_pretty(&json!({"version": ESTIMATE_JSON_VERSION, "estimates": list})).unwrap_or_default() + "\n"
-        }
+        OutputFormat::Json => crate::render::json::estimates(&estimates, &plans),
         OutputFormat::Html => crate::render::html::render(&format!("trainlint estimate: {}", args.config_file.display()), &estimates, &plans),
         _ => estimates.iter().zip(&plans).map(|(e, p)| estimate_table(e, p)).collect::<Vec<_>>().join("\n"),
     };
@@ -175,33 +167,6 @@ pub fn run_estimate(args: &EstimateArgs) -> Result<ExitCode, FatalError> {
 
 fn gpus_text(n: u64) -> String {
     if n == 1 { "1 GPU".to_owned() } else { format!("{} GPUs", crate::model::thousands(n)) }
-}
-
-fn estimate_json(e: &Estimate, p: &PlanRow) -> serde_json::Value {
-    json!({
-        "gpu": e.gpu,
-        "stage": e.stage,
-        "micro_batch": e.micro_batch,
-        "components": e.components.iter().map(|c| json!({"name": c.name, "bytes": c.bytes.round() as i64, "depends_on": c.depends_on, "per_sample": c.per_sample})).collect::<Vec<_>>(),
-        "total_bytes": e.total_bytes.round() as i64,
-        "capacity_bytes": e.capacity_bytes as u64,
-        "usable_bytes": e.usable_bytes.round() as u64,
-        "safety_margin": e.safety_margin,
-        "fits": e.fits,
-        "max_micro_batch": e.max_micro_batch,
-        "headroom_threshold": crate::estimate::HEADROOM_WARNING,
-        "max_micro_batch_with_headroom": p.max_with_headroom,
-        "plan": {"micro_batch": p.micro_batch, "accumulation": p.accumulation, "effective_batch": p.effective_batch, "reason": p.reason, "why_smaller": p.why_smaller},
-        "calibration": e.calibration,
-        "solved": e.solved,
-        "peak_phase": e.peak_phase,
-        "off_peak": {
-            "phase": e.off_peak.phase,
-            "total_bytes": e.off_peak.total_bytes.round() as i64,
-            "components": e.off_peak.components.iter().map(|c| json!({"name": c.name, "bytes": c.bytes.round() as i64, "depends_on": c.depends_on, "per_sample": c.per_sample})).collect::<Vec<_>>(),
-        },
-        "notes": e.notes,
-    })
 }
 
 fn estimate_table(e: &Estimate, p: &PlanRow) -> String {
@@ -235,7 +200,8 @@ fn estimate_table(e: &Estimate, p: &PlanRow) -> String {
         "  fits: {}",
         match (e.fits, e.activations_modelled, e.solved) {
             (false, ..) => "NO".to_owned(),
-            (true, true, Some(SolvedInput { input: "sequence_length", value })) => format!("only sequences up to {} tokens", crate::model::thousands(value)),
+            (true, true, Some(SolvedInput { input: Unstated::SequenceLength, value })) =>
+                format!("only sequences up to {} tokens", crate::model::thousands(value)),
             (true, true, Some(SolvedInput { value, .. })) => format!("from {}", gpus_text(value)),
             (true, true, None) => "yes".to_owned(),
             (true, false, _) => "unknown (the rest fits; the activations are not modelled)".to_owned(),
@@ -287,7 +253,7 @@ pub fn run_plan(args: &PlanArgs) -> Result<ExitCode, FatalError> {
         }
     }
     let output = match args.output_format {
-        OutputFormat::Json => serde_json::to_string_pretty(&rows.iter().map(plan_json).collect::<Vec<_>>()).unwrap_or_default() + "\n",
+        OutputFormat::Json => crate::render::json::plans(&rows),
         _ => plan_table(&rows),
     };
     // A stage-scoped --apply prints only its launch line.
@@ -410,25 +376,6 @@ fn apply_plan(settings: &Settings, config: &PathBuf, views: &[ResolvedConfig], r
         changes.push(crate::apply::Change { path, display: source.display().to_owned(), original: source.text().to_owned(), fixed });
     }
     Ok(crate::apply::write_all(&changes)?.len())
-}
-
-fn plan_json(r: &PlanRow) -> serde_json::Value {
-    json!({
-        "gpu": r.gpu,
-        "stage": r.stage,
-        "micro_batch": r.micro_batch,
-        "accumulation": r.accumulation,
-        "effective_batch": r.effective_batch,
-        "peak_bytes": r.peak_bytes.map(|p| p.round() as i64),
-        "usable_bytes": r.usable_bytes.round() as u64,
-        "capacity_bytes": r.capacity_bytes as u64,
-        "utilisation": r.utilisation,
-        "fits": r.fits,
-        "max_micro_batch": r.max_fit,
-        "max_micro_batch_with_headroom": r.max_with_headroom,
-        "reason": r.reason,
-        "why_smaller": r.why_smaller,
-    })
 }
 
 fn plan_table(rows: &[PlanRow]) -> String {

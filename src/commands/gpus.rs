@@ -18,7 +18,7 @@ pub fn run(args: &GpusArgs) -> Result<ExitCode, FatalError> {
     let mut overrides = Overrides { config: args.config.clone(), ..Overrides::default() };
     let settings = super::settings_for(&[], &mut overrides)?;
     let output = match args.output_format {
-        OutputFormat::Json => serde_json::to_string_pretty(&settings.catalog).unwrap_or_default() + "\n",
+        OutputFormat::Json => crate::render::json::gpus(&settings.catalog),
         _ => {
             let mut out = format!("{:<16} {:<30} {:>10} {:>8} {:>4} {:>4}\n", "ID", "NAME", "MEMORY", "CC", "BF16", "FP8");
             for t in &settings.catalog {

@@ -2,7 +2,6 @@ use crate::error::FatalError;
 use crate::render::OutputFormat;
 use crate::rules::{RuleMeta, codes};
 use clap::Args;
-use serde_json::json;
 use std::process::ExitCode;
 
 #[derive(Debug, Args)]
@@ -13,7 +12,7 @@ pub struct RuleArgs {
     /// Every rule.
     #[arg(long)]
     pub all: bool,
-    /// `full` prints the docs; `json` prints code, name, severity, fix, since and docs.
+    /// `full` prints the docs; `json` prints `{"version": 1, "rules": [...]}`, each with code, name, severity, fix, since, summary, docs and url.
     #[arg(long, default_value = "full", value_parser = crate::render::formats(OutputFormat::RULE))]
     pub output_format: OutputFormat,
 }
@@ -31,11 +30,7 @@ pub fn run(args: &RuleArgs) -> Result<ExitCode, FatalError> {
         None => codes::ALL.to_vec(),
     };
     let output = match args.output_format {
-        OutputFormat::Json => {
-            let list: Vec<_> = rules.iter().map(|r| json!({"code": r.code, "name": r.name, "severity": r.severity, "fix": r.fix, "since": r.since, "summary": r.summary(), "docs": r.docs(), "url": r.url()})).collect();
-            let value = if args.all { json!(list) } else { list.into_iter().next().unwrap_or_default() };
-            serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
-        }
+        OutputFormat::Json => crate::render::json::rules(&rules),
         OutputFormat::Concise => rules.iter().map(|r| format!("{} {} [{}] {}\n", r.code, r.name, r.severity.as_str(), r.summary())).collect(),
         _ => rules.iter().map(|r| crate::docs::page(r)).collect::<Vec<_>>().join("\n"),
     };

@@ -9,7 +9,6 @@ use crate::resolve::batch::WorldSource;
 use crate::resolve::model::ModelLookup;
 use crate::settings::Settings;
 use clap::Args;
-use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -49,11 +48,7 @@ pub fn run(args: &ShowArgs) -> Result<ExitCode, FatalError> {
         return Ok(ExitCode::from(1));
     };
     let output = match args.output_format {
-        OutputFormat::Json => {
-            let mut text = serde_json::to_string_pretty(&to_json(resolved)).unwrap_or_default();
-            text.push('\n');
-            text
-        }
+        OutputFormat::Json => render::json::show(resolved),
         _ => human(resolved, &settings.sets),
     };
     super::print(&output);
@@ -82,37 +77,6 @@ fn stage_view(settings: &Settings, name: &str) -> Result<ResolvedConfig, FatalEr
         .find(|s| s.name == name || s.document.source.path().file_stem().is_some_and(|stem| stem == name))
         .map(|s| s.resolved)
         .ok_or_else(|| FatalError::usage(format!("no curriculum stage `{name}`"), Some(format!("the stages are: {}", names.join(", ")))))
-}
-
-fn to_json(resolved: &ResolvedConfig) -> serde_json::Value {
-    let roles: serde_json::Map<String, serde_json::Value> = resolved
-        .roles
-        .iter()
-        .map(|(role, value)| {
-            let (line, column) = value.file.line_col(value.span.start);
-            if value.from_override {
-                return (role.name().to_owned(), json!({"value": value.value, "file": null, "line": null, "column": null, "override": true}));
-            }
-            // Read from the model the config names: `file` is `catalog:<id>` or the config.json, no line.
-            if let Some(facts) = &value.from_model {
-                return (
-                    role.name().to_owned(),
-                    json!({"value": value.value, "file": facts.file(), "line": null, "column": null, "model_source": facts.source()}),
-                );
-            }
-            (role.name().to_owned(), json!({"value": value.value, "file": value.file.display(), "line": line, "column": column}))
-        })
-        .collect();
-    json!({
-        "file": resolved.source().display(),
-        "stage": resolved.stage,
-        "dialect": resolved.detection.dialect,
-        "dialect_reason": resolved.detection.reason,
-        "roles": roles,
-        "batch": resolved.batch,
-        "effective_batch": resolved.batch.effective_batch,
-        "resolved": resolved.tree.to_json(),
-    })
 }
 
 fn human(resolved: &ResolvedConfig, sets: &[(String, String)]) -> String {

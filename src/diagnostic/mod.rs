@@ -28,7 +28,7 @@ impl Severity {
 }
 
 /// How safe a fix is, ordered as ruff orders them: display-only < unsafe < safe.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Applicability {
     /// Shown to the user, never applied.

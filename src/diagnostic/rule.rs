@@ -6,7 +6,7 @@ use super::Severity;
 use serde::Serialize;
 
 /// Whether a rule can offer a fix.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum FixAvailability {
     None,

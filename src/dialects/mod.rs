@@ -257,6 +257,18 @@ impl Serialize for Dialect {
     }
 }
 
+/// A dialect's name, one of the registered ones.
+impl schemars::JsonSchema for Dialect {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Dialect".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<&str> = ALL.iter().map(|d| d.name()).collect();
+        schemars::json_schema!({"description": "The dialect the file is read as.", "type": "string", "enum": names})
+    }
+}
+
 /// The registered dialect of this name.
 pub fn by_name(name: &str) -> Option<Dialect> {
     ALL.iter().copied().find(|d| d.name() == name)

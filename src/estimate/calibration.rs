@@ -8,7 +8,7 @@ use crate::settings::Settings;
 use serde::Serialize;
 
 /// A fit of measured peaks: peak(m) = fixed + per_sample × m.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Calibration {
     pub points: usize,
     pub fixed_bytes: f64,

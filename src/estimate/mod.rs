@@ -62,7 +62,7 @@ pub struct MemoryModel {
 }
 
 /// The moments of a training step whose largest total is the peak (`Live`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Phase {
     /// The loss's backward: activations and logits alive.
@@ -398,11 +398,21 @@ pub struct OffPeak {
 }
 
 /// Which input was solved for, and its value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct SolvedInput {
-    /// `sequence_length` (the longest that fits) or `world_size` (the fewest GPUs that fit).
-    pub input: &'static str,
+    pub input: Unstated,
+    #[schemars(range(min = 1))]
     pub value: u64,
+}
+
+/// An input the config leaves open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Unstated {
+    /// The config does not bound it (the longest sample decides): solved for the longest that fits.
+    SequenceLength,
+    /// The launcher decides it: solved for the fewest GPUs a sharded run fits on.
+    WorldSize,
 }
 
 pub fn estimate(model: &MemoryModel, resolved: &ResolvedConfig, gpu: &GpuTarget, margin: f64, micro: u64) -> Estimate {

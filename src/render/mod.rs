@@ -91,7 +91,7 @@ pub fn formats(allowed: &'static [OutputFormat]) -> impl clap::builder::TypedVal
         .map(|name: String| OutputFormat::from_str(&name, false).unwrap_or(OutputFormat::Full))
 }
 
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, schemars::JsonSchema)]
 pub struct Summary {
     /// Files checked: recognised as training configs, or named on the command line.
     pub files: usize,
@@ -205,19 +205,17 @@ fn counts<'a>(diagnostics: impl Iterator<Item = &'a Diagnostic>) -> Vec<(&'stati
     by_code.into_iter().map(|(code, (name, count, fix))| (code, name, count, fix)).collect()
 }
 
-/// `--statistics`, as ruff prints it: count, code, `[*]` when a fix is available, name; most frequent first.
-pub fn statistics(diagnostics: &[Diagnostic]) -> String {
+/// Findings per rule code, most frequent first: code, name, count, whether any has a fix.
+fn statistics_rows(diagnostics: &[Diagnostic]) -> Vec<(&'static str, &'static str, usize, bool)> {
     let mut rows = counts(diagnostics.iter());
     rows.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(b.0)));
-    let width = rows.iter().map(|r| r.2.to_string().len()).max().unwrap_or(1);
-    rows.iter().map(|(code, name, count, fix)| format!("{count:>width$}\t{code}\t[{}] {name}\n", if *fix { "*" } else { " " })).collect()
+    rows
 }
 
-/// `--statistics --output-format json`: `[{"code", "name", "count", "fixable"}]`, most frequent first.
-pub fn statistics_json(diagnostics: &[Diagnostic]) -> String {
-    let mut rows = counts(diagnostics.iter());
-    rows.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(b.0)));
-    let list: Vec<serde_json::Value> =
-        rows.iter().map(|(code, name, count, fix)| serde_json::json!({"code": code, "name": name, "count": count, "fixable": fix})).collect();
-    serde_json::to_string_pretty(&list).unwrap_or_default() + "\n"
+/// `--statistics`, as ruff prints it: count, code, `[*]` when a fix is available, name; most frequent first
+/// (`json::statistics` for `--output-format json`).
+pub fn statistics(diagnostics: &[Diagnostic]) -> String {
+    let rows = statistics_rows(diagnostics);
+    let width = rows.iter().map(|r| r.2.to_string().len()).max().unwrap_or(1);
+    rows.iter().map(|(code, name, count, fix)| format!("{count:>width$}\t{code}\t[{}] {name}\n", if *fix { "*" } else { " " })).collect()
 }

@@ -10,6 +10,7 @@
 use super::RoleValue;
 use crate::dialects::BatchSemantics;
 use crate::schema::Role;
+use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -23,7 +24,7 @@ pub const MAX_REASONED_WORLD: u64 = 1024;
 const LISTED_WORLDS: usize = 6;
 
 /// Where the data-parallel world size came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum WorldSource {
     Config,
@@ -34,7 +35,7 @@ pub enum WorldSource {
 }
 
 /// What is wrong with the batch values themselves.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum BatchProblem {
     /// DeepSpeed needs `train_batch_size` or `train_micro_batch_size_per_gpu`.
@@ -55,7 +56,7 @@ pub enum BatchProblem {
 
 /// A global batch that a flooring framework (`BatchSemantics::accumulation_floors`) does
 /// not train: it trains `micro × accumulation × world = effective` < `global`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Floored {
     pub global: u64,
     pub micro: u64,
@@ -64,7 +65,7 @@ pub struct Floored {
     pub effective: u64,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct BatchView {
     pub micro_batch: Option<u64>,
     pub accumulation: Option<u64>,
@@ -96,7 +97,7 @@ pub struct BatchView {
 }
 
 /// A set of data-parallel world sizes, as it is worded (`describe`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Worlds {
     /// Every world size: nothing in the batch values depends on it.

@@ -34,7 +34,7 @@ pub fn schema(name: &str) -> Option<serde_json::Value> {
 }
 
 /// `$schema`, `$id`, `title` and `description` first, as people expect to read them.
-fn with_header_first(name: &str, value: serde_json::Value) -> serde_json::Value {
+pub fn with_header_first(name: &str, value: serde_json::Value) -> serde_json::Value {
     let serde_json::Value::Object(mut map) = value else { return value };
     let mut ordered = serde_json::Map::new();
     map.insert("$id".into(), format!("https://trainlint.dev/schemas/{name}.schema.json").into());
