@@ -129,7 +129,14 @@ pub fn run_estimate(args: &EstimateArgs) -> Result<ExitCode, FatalError> {
                 }
                 Err(e) => return Err(refused(e)),
                 Ok(model) if !model.activations_modelled => match solve::longest_sequence(view, &settings, &gpu, margin, micro) {
-                    Some(solved) => {
+                    Some(Err(shortest)) => {
+                        let note = format!(
+                            "the config does not bound the sequence length (the longest sample decides): shown at {} tokens, the shortest searched: no length fits on {} at micro batch {micro}",
+                            shortest.value, gpu.id
+                        );
+                        (shortest.model, Some(shortest.resolved), Some((note, SolvedInput { input: Unstated::SequenceLength, value: shortest.value })))
+                    }
+                    Some(Ok(solved)) => {
                         let note = format!(
                             "the config does not bound the sequence length (the longest sample decides): shown at {} tokens, the longest that fits on {} at micro batch {micro}",
                             crate::model::thousands(solved.value),

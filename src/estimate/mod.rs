@@ -409,9 +409,11 @@ pub struct SolvedInput {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Unstated {
-    /// The config does not bound it (the longest sample decides): solved for the longest that fits.
+    /// The config does not bound it (the longest sample decides): solved for the longest that
+    /// fits; where none fits (`fits` false), the shortest searched (64 tokens).
     SequenceLength,
-    /// The launcher decides it: solved for the fewest GPUs a sharded run fits on.
+    /// The launcher decides it: solved for the fewest GPUs a sharded run fits on; where no
+    /// world holds it (`fits` false), the most searched (4,096).
     WorldSize,
 }
 

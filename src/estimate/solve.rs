@@ -16,7 +16,7 @@ use std::sync::Arc;
 /// Largest data-parallel world searched (GPUs).
 pub const MAX_WORLD: u64 = 4096;
 /// Sequence lengths are reported in steps of this many tokens (a length a config would state).
-const SEQUENCE_STEP: u64 = 64;
+pub const SEQUENCE_STEP: u64 = 64;
 /// Longest sequence searched when the model states no maximum position.
 const MAX_SEQUENCE: u64 = 1 << 20;
 
@@ -56,9 +56,11 @@ fn facts(resolved: &ResolvedConfig) -> Option<&ModelFacts> {
 
 /// The longest sequence (a multiple of 64 tokens, at most the model's maximum position)
 /// with which the run fits `gpu` at `micro`, when the config bounds no sequence length
-/// and the model's shape is known. `None` when not even 64 tokens fit, or the question
-/// does not arise (the length is stated, or the shape unknown).
-pub fn longest_sequence(resolved: &ResolvedConfig, settings: &Settings, gpu: &GpuTarget, margin: f64, micro: u64) -> Option<Solved> {
+/// and the model's shape is known: `Some(Ok)`. `Some(Err)` carries the model at 64 tokens,
+/// the shortest searched, when not even that fits (a complete estimate whose verdict holds
+/// for every length). `None` when the question does not arise (the length is stated, or
+/// the shape unknown).
+pub fn longest_sequence(resolved: &ResolvedConfig, settings: &Settings, gpu: &GpuTarget, margin: f64, micro: u64) -> Option<Result<Solved, Box<Solved>>> {
     if resolved.role(Role::SequenceLength).is_some_and(|v| !v.value.is_null()) {
         return None;
     }
@@ -71,8 +73,12 @@ pub fn longest_sequence(resolved: &ResolvedConfig, settings: &Settings, gpu: &Gp
     };
     let fits = |tokens: u64| build(tokens).is_some_and(|(model, _)| model.total(micro) <= usable);
     let steps = cap / SEQUENCE_STEP;
-    if steps == 0 || !fits(SEQUENCE_STEP) {
+    if steps == 0 {
         return None;
+    }
+    if !fits(SEQUENCE_STEP) {
+        let (model, resolved) = build(SEQUENCE_STEP)?;
+        return Some(Err(Box::new(Solved { value: SEQUENCE_STEP, model, resolved })));
     }
     // Largest k in [1, steps] with k × 64 tokens fitting.
     let (mut low, mut high) = (1, steps);
@@ -81,7 +87,7 @@ pub fn longest_sequence(resolved: &ResolvedConfig, settings: &Settings, gpu: &Gp
         if fits(mid * SEQUENCE_STEP) { low = mid } else { high = mid - 1 }
     }
     let value = low * SEQUENCE_STEP;
-    build(value).map(|(model, resolved)| Solved { value, model, resolved })
+    build(value).map(|(model, resolved)| Ok(Solved { value, model, resolved }))
 }
 
 /// The fewest data-parallel GPUs (up to `MAX_WORLD`) over which a sharded run whose world

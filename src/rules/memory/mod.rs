@@ -106,9 +106,11 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &Settin
             // The model states fit, but nothing gives the activations (no sequence length):
             // whether the run fits is not known, and a silent "fits" would say otherwise.
             if !reported_unknown {
-                let longest = solve::longest_sequence(resolved, settings, gpu_of(&gpus, &estimate.gpu), settings.safety_margin(), micro)
-                    .map(|s| format!("; sequences up to {} tokens fit at micro batch {micro}", crate::model::thousands(s.value)))
-                    .unwrap_or_default();
+                let longest = match solve::longest_sequence(resolved, settings, gpu_of(&gpus, &estimate.gpu), settings.safety_margin(), micro) {
+                    Some(Ok(s)) => format!("; sequences up to {} tokens fit at micro batch {micro}", crate::model::thousands(s.value)),
+                    Some(Err(_)) => format!("; not even {} tokens fit at micro batch {micro}", solve::SEQUENCE_STEP),
+                    None => String::new(),
+                };
                 let reason = format!(
                     "{} the model states alone take {} of {} usable on {}{longest}",
                     estimate::ACTIVATIONS_UNKNOWN,
