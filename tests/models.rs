@@ -507,3 +507,24 @@ fn thousands(n: u64) -> String {
     }
     out
 }
+
+/// Both open inputs: a torchtune distributed recipe (the launcher's world) that bounds no
+/// sequence length. The world is solved at the shortest sequence searched, 64 tokens, and said
+/// to be a lower bound; a single-device recipe whose model states alone exceed the card is
+/// shown at 64 tokens too, complete and out of memory (the verdict holds for every length).
+#[test]
+fn a_world_and_a_length_both_open() {
+    let dir = common::fresh_dir("models-two-open-inputs");
+    let distributed = "# tune run --nproc_per_node 8 lora_finetune_distributed --config llama3_1/70B_lora\nmodel:\n  _component_: torchtune.models.llama3_1.lora_llama3_1_70b\n  lora_attn_modules: ['q_proj', 'v_proj']\n  lora_rank: 16\ntokenizer:\n  _component_: torchtune.models.llama3.llama3_tokenizer\n  max_seq_len: null\nbatch_size: 1\ndtype: bf16\nenable_activation_checkpointing: True\noptimizer:\n  _component_: torch.optim.AdamW\n  lr: 3e-4\n";
+    write(&dir, "70B_lora.yaml", distributed);
+    let solved = estimate(&dir, &["--gpu", "h100-sxm", "70B_lora.yaml"]);
+    assert_eq!(solved["solved"]["input"], "world_size", "{solved:#}");
+    assert_eq!(solved["fits"], true);
+    assert!(solved["notes"].as_array().unwrap().iter().any(|n| n.as_str().unwrap().contains("and 64 tokens, the shortest sequence searched")), "{solved:#}");
+    let single = distributed.replace("lora_finetune_distributed", "lora_finetune_single_device").replace("--nproc_per_node 8 ", "");
+    write(&dir, "70B_single.yaml", &single);
+    let shortest = estimate(&dir, &["--gpu", "rtx-4090", "70B_single.yaml"]);
+    assert_eq!((shortest["solved"]["input"].as_str(), shortest["solved"]["value"].as_u64()), (Some("sequence_length"), Some(64)), "{shortest:#}");
+    assert_eq!(shortest["fits"], false);
+    assert!(bytes(&shortest, "activations (checkpointed inputs)") > 0.0, "a complete estimate: {shortest:#}");
+}

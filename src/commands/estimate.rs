@@ -110,16 +110,18 @@ pub fn run_estimate(args: &EstimateArgs) -> Result<ExitCode, FatalError> {
                 Err(e) if e.0 == crate::estimate::FSDP_WORLD_UNKNOWN || e.0 == crate::estimate::ZERO_WORLD_UNKNOWN => {
                     match solve::smallest_world(view, &settings, &gpu, margin, micro) {
                         Ok(solved) => {
+                            let at = shortest_note(solved.at_sequence);
                             let note = format!(
-                                "the data-parallel world is the launcher's (not stated): shown on {}, the fewest over which the sharded run fits on {} at micro batch {micro}; `--world-size N` estimates another",
+                                "the data-parallel world is the launcher's (not stated): shown on {}, the fewest over which the sharded run fits on {} at micro batch {micro}{at}; `--world-size N` estimates another",
                                 gpus_text(solved.value),
                                 gpu.id
                             );
                             (solved.model, Some(solved.resolved), Some((note, SolvedInput { input: Unstated::WorldSize, value: solved.value })))
                         }
                         Err(solve::Unsolved::FitsNowhere(solved)) => {
+                            let at = shortest_note(solved.at_sequence);
                             let note = format!(
-                                "the data-parallel world is the launcher's (not stated): shown on {}, the most searched; what each GPU keeps unsharded does not fit",
+                                "the data-parallel world is the launcher's (not stated): shown on {}, the most searched{at}; what each GPU keeps unsharded does not fit",
                                 gpus_text(solved.value)
                             );
                             (solved.model, Some(solved.resolved), Some((note, SolvedInput { input: Unstated::WorldSize, value: solved.value })))
@@ -170,6 +172,13 @@ pub fn run_estimate(args: &EstimateArgs) -> Result<ExitCode, FatalError> {
     };
     super::print(&output);
     Ok(if estimates.iter().all(|e| e.fits) { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// Where a world was solved at the shortest sequence (the length unbounded too), the words that say so.
+fn shortest_note(at_sequence: Option<u64>) -> String {
+    at_sequence
+        .map(|tokens| format!(" and {tokens} tokens, the shortest sequence searched (the config does not bound the length: longer samples need more GPUs)"))
+        .unwrap_or_default()
 }
 
 fn gpus_text(n: u64) -> String {

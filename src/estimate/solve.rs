@@ -25,6 +25,9 @@ pub struct Solved {
     pub value: u64,
     pub model: MemoryModel,
     pub resolved: ResolvedConfig,
+    /// A world solved for a run whose sequence length is unbounded too: the length it
+    /// was solved at (the shortest searched), so the world is a lower bound.
+    pub at_sequence: Option<u64>,
 }
 
 /// The config with its sequence length set to `tokens`, read as written in no file.
@@ -78,7 +81,7 @@ pub fn longest_sequence(resolved: &ResolvedConfig, settings: &Settings, gpu: &Gp
     }
     if !fits(SEQUENCE_STEP) {
         let (model, resolved) = build(SEQUENCE_STEP)?;
-        return Some(Err(Box::new(Solved { value: SEQUENCE_STEP, model, resolved })));
+        return Some(Err(Box::new(Solved { value: SEQUENCE_STEP, model, resolved, at_sequence: None })));
     }
     // Largest k in [1, steps] with k × 64 tokens fitting.
     let (mut low, mut high) = (1, steps);
@@ -87,16 +90,26 @@ pub fn longest_sequence(resolved: &ResolvedConfig, settings: &Settings, gpu: &Gp
         if fits(mid * SEQUENCE_STEP) { low = mid } else { high = mid - 1 }
     }
     let value = low * SEQUENCE_STEP;
-    build(value).map(|(model, resolved)| Ok(Solved { value, model, resolved }))
+    build(value).map(|(model, resolved)| Ok(Solved { value, model, resolved, at_sequence: None }))
 }
 
 /// The fewest data-parallel GPUs (up to `MAX_WORLD`) over which a sharded run whose world
 /// nobody states fits `gpu` at `micro`. `Err` carries the model at `MAX_WORLD` when it fits
 /// on no world (what stays unsharded is too large), or why the run cannot be estimated.
+///
+/// When the sequence length is unbounded too (torchtune's `max_seq_len: null` in a
+/// distributed recipe), the world is solved at the shortest length searched (64 tokens)
+/// and is a lower bound: longer samples need more GPUs (`Solved::at_sequence`).
 pub fn smallest_world(resolved: &ResolvedConfig, settings: &Settings, gpu: &GpuTarget, margin: f64, micro: u64) -> Result<Solved, Unsolved> {
     let usable = gpu.memory_bytes() as f64 * margin;
+    let unbounded = facts(resolved).is_some() && resolved.role(Role::SequenceLength).is_none_or(|v| v.value.is_null());
+    let at_sequence = unbounded.then_some(SEQUENCE_STEP);
+    let base = match at_sequence {
+        Some(tokens) => with_sequence_length(resolved, tokens),
+        None => resolved.clone(),
+    };
     let build = |world: u64| -> Result<(MemoryModel, ResolvedConfig), NotEstimable> {
-        let mut view = resolved.clone();
+        let mut view = base.clone();
         view.batch.world_size = Some(world);
         MemoryModel::build(&view, settings, Some(gpu)).map(|model| (model, view))
     };
@@ -106,7 +119,7 @@ pub fn smallest_world(resolved: &ResolvedConfig, settings: &Settings, gpu: &GpuT
         return Err(Unsolved::NotEstimable(NotEstimable(super::ACTIVATIONS_UNKNOWN.into())));
     }
     if widest.total(micro) > usable {
-        return Err(Unsolved::FitsNowhere(Box::new(Solved { value: MAX_WORLD, model: widest, resolved: view })));
+        return Err(Unsolved::FitsNowhere(Box::new(Solved { value: MAX_WORLD, model: widest, resolved: view, at_sequence })));
     }
     let fits = |world: u64| build(world).is_ok_and(|(model, _)| model.total(micro) <= usable);
     // Smallest W in [1, MAX_WORLD] that fits.
@@ -116,7 +129,7 @@ pub fn smallest_world(resolved: &ResolvedConfig, settings: &Settings, gpu: &GpuT
         if fits(mid) { high = mid } else { low = mid + 1 }
     }
     let (model, resolved) = build(low).map_err(Unsolved::NotEstimable)?;
-    Ok(Solved { value: low, model, resolved })
+    Ok(Solved { value: low, model, resolved, at_sequence })
 }
 
 /// Why `smallest_world` found none.

@@ -71,7 +71,11 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &Settin
                         let mut diagnostic = memory_not_estimated::diagnostic(resolved, &reason.0);
                         if let Ok(solved) = solved {
                             let gpus = if solved.value == 1 { "1 GPU".to_owned() } else { format!("{} GPUs", crate::model::thousands(solved.value)) };
-                            diagnostic.message.push_str(&format!("; it fits on {} from {gpus} at micro batch {micro}", gpu.id));
+                            let at = solved
+                                .at_sequence
+                                .map(|t| format!(" and {t} tokens (the sequence length is unbounded: longer samples need more)"))
+                                .unwrap_or_default();
+                            diagnostic.message.push_str(&format!("; it fits on {} from {gpus} at micro batch {micro}{at}", gpu.id));
                         }
                         checker.report(diagnostic);
                         reported_unknown = true;
