@@ -210,24 +210,18 @@ impl Validator {
             errors.push(error(path, instance, ErrorKind::Enum { options }));
         }
         if let Json::Number(number) = instance {
-            let bounds = [
-                (&keywords.minimum, Ordering::Less, false),
-                (&keywords.maximum, Ordering::Greater, false),
-                (&keywords.exclusive_minimum, Ordering::Less, true),
-                (&keywords.exclusive_maximum, Ordering::Greater, true),
+            type Bound<'a> = (&'a Option<Json>, fn(&'a Json) -> ErrorKind<'a>, fn(Ordering) -> bool);
+            let bounds: [Bound<'a>; 4] = [
+                (&keywords.minimum, |limit| ErrorKind::Minimum { limit }, Ordering::is_lt),
+                (&keywords.maximum, |limit| ErrorKind::Maximum { limit }, Ordering::is_gt),
+                (&keywords.exclusive_minimum, |limit| ErrorKind::ExclusiveMinimum { limit }, Ordering::is_le),
+                (&keywords.exclusive_maximum, |limit| ErrorKind::ExclusiveMaximum { limit }, Ordering::is_ge),
             ];
-            for (index, (limit, beyond, exclusive)) in bounds.into_iter().enumerate() {
-                let Some(limit) = limit else { continue };
-                let Json::Number(bound) = limit else { continue };
-                let order = compare(number, bound);
-                if order == beyond || (exclusive && order == Ordering::Equal) {
-                    let kind = match index {
-                        0 => ErrorKind::Minimum { limit },
-                        1 => ErrorKind::Maximum { limit },
-                        2 => ErrorKind::ExclusiveMinimum { limit },
-                        _ => ErrorKind::ExclusiveMaximum { limit },
-                    };
-                    errors.push(error(path, instance, kind));
+            for (limit, kind, violated) in bounds {
+                if let Some(limit @ Json::Number(bound)) = limit
+                    && violated(compare(number, bound))
+                {
+                    errors.push(error(path, instance, kind(limit)));
                 }
             }
         }
