@@ -138,7 +138,8 @@ pub enum ErrorKind<'a> {
     AdditionalProperties {
         unexpected: Vec<String>,
     },
-    /// A `false` schema met a value (an undeclared key of an object with no declared keys).
+    /// A `false` schema met a value: the first key of an object that declares none and
+    /// allows no others, reported at the object's path with that key's value.
     FalseSchema,
     /// No branch matched; each branch's errors.
     AnyOf {
@@ -283,16 +284,14 @@ impl Validator {
                     Additional::Allowed => continue,
                     Additional::Schema(node) => node,
                     // With declared keys, one error lists every undeclared key; without,
-                    // `jsonschema` reports the first undeclared value as a `false` schema.
+                    // `jsonschema` reports the first undeclared value as a `false` schema,
+                    // at the object's path.
                     Additional::Forbidden if keywords.properties.is_some() => {
                         unexpected.push(name.clone());
                         continue;
                     }
                     Additional::Forbidden => {
-                        let length = path.len();
-                        push_segment(path, name);
                         errors.push(error(path, value, ErrorKind::FalseSchema));
-                        path.truncate(length);
                         return;
                     }
                 },
