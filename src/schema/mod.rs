@@ -10,6 +10,7 @@ pub mod role;
 pub mod stage;
 pub mod training_config;
 pub mod typed;
+pub mod validate;
 pub mod version;
 
 pub use gpu_target::GpuTarget;

@@ -14,15 +14,14 @@ pub mod unresolved_value;
 
 use crate::load::{Document, Node};
 use crate::rules::Checker;
-use jsonschema::ValidationError;
-use jsonschema::error::{TypeKind, ValidationErrorKind};
+use crate::schema::validate::{ErrorKind, ValidationError, Validator};
 use serde_json::Value as Json;
 use std::sync::OnceLock;
 
 /// A compiled schema and its JSON (kept to look up known keys for suggestions).
 pub struct CompiledSchema {
     pub json: Json,
-    validator: jsonschema::Validator,
+    validator: Validator,
 }
 
 /// The compiled schema `name` (one of `crate::schema::NAMES`), compiled once per process.
@@ -36,7 +35,8 @@ pub fn compiled(name: &str) -> &'static CompiledSchema {
     let name = if name == "curriculum-stage" { name } else { "training-config" };
     cell.get_or_init(|| {
         let json = crate::schema::schema(name).expect("built-in schema name");
-        let validator = jsonschema::validator_for(&json).expect("generated schemas are valid JSON Schema");
+        // `validate::tests` compiles every built-in schema, so this holds for each release.
+        let validator = Validator::new(&json).expect("built-in schemas use only the keywords the validator implements");
         CompiledSchema { json, validator }
     })
 }
@@ -51,20 +51,20 @@ pub fn validate(checker: &mut Checker, document: &Document, root: &Node, schema:
 }
 
 fn report(checker: &mut Checker, document: &Document, root: &Node, schema: &CompiledSchema, error: &ValidationError<'_>) {
-    let pointer = error.instance_path().to_string();
-    let Some((node, key_span)) = root.pointer(&pointer) else { return };
-    match error.kind() {
-        ValidationErrorKind::AdditionalProperties { unexpected } => {
-            let known = known_keys(&schema.json, &pointer);
+    let pointer = error.instance_path.as_str();
+    let Some((node, key_span)) = root.pointer(pointer) else { return };
+    match &error.kind {
+        ErrorKind::AdditionalProperties { unexpected } => {
+            let known = known_keys(&schema.json, pointer);
             for key in unexpected {
                 if let Some(entry) = node.entry(key) {
-                    checker.report(unknown_key::diagnostic(document, &pointer, entry, &known));
+                    checker.report(unknown_key::diagnostic(document, pointer, entry, &known));
                 }
             }
         }
         // schemars writes an optional struct or enum as `anyOf: [T, null]`: the
         // errors that matter are those of the one non-null branch, each at its own path.
-        ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
+        ErrorKind::AnyOf { context } | ErrorKind::OneOfNotValid { context } => {
             let branches: Vec<_> = context.iter().filter(|branch| !is_null_branch(branch)).collect();
             match branches.as_slice() {
                 [only] if !only.is_empty() => {
@@ -73,41 +73,39 @@ fn report(checker: &mut Checker, document: &Document, root: &Node, schema: &Comp
                     }
                 }
                 _ => {
-                    let message = format!("{} matches none of the allowed forms", short(error.instance()));
-                    checker.report(schema_violation::diagnostic(document, &pointer, node, key_span, message));
+                    let message = format!("{} matches none of the allowed forms", short(error.instance));
+                    checker.report(schema_violation::diagnostic(document, pointer, node, key_span, message));
                 }
             }
         }
         kind => {
-            let message = describe(kind, error.instance(), &error.to_string());
-            checker.report(schema_violation::diagnostic(document, &pointer, node, key_span, message));
+            let message = describe(kind, error.instance, &error.to_string());
+            checker.report(schema_violation::diagnostic(document, pointer, node, key_span, message));
         }
     }
 }
 
 /// A branch whose only complaint is "not null": the `null` half of an optional.
 fn is_null_branch(branch: &[ValidationError<'_>]) -> bool {
-    branch.iter().any(|e| matches!(e.kind(), ValidationErrorKind::Type { kind: TypeKind::Single(t) } if t.to_string() == "null"))
-        || branch.iter().any(|e| matches!(e.kind(), ValidationErrorKind::Constant { expected_value } if expected_value.is_null()))
+    branch.iter().any(|e| matches!(&e.kind, ErrorKind::Type { expected } if expected[..] == ["null"]))
+        || branch.iter().any(|e| matches!(e.kind, ErrorKind::Constant { expected } if expected.is_null()))
 }
 
 /// One message for one violation, in the user's terms.
-fn describe(kind: &ValidationErrorKind, instance: &Json, fallback: &str) -> String {
+fn describe(kind: &ErrorKind<'_>, instance: &Json, fallback: &str) -> String {
     match kind {
-        ValidationErrorKind::Type { kind } => {
-            let expected: Vec<String> = match kind {
-                TypeKind::Single(t) => vec![t.to_string()],
-                TypeKind::Multiple(set) => set.iter().map(|t| t.to_string()).filter(|t| t != "null").collect(),
-            };
+        ErrorKind::Type { expected } => {
+            // One allowed type is named even when it is `null`; of several, `null` goes unsaid.
+            let expected: Vec<&str> = if expected.len() == 1 { expected.clone() } else { expected.iter().copied().filter(|t| *t != "null").collect() };
             format!("expected {}, found {} {}", expected.join(" or "), json_type(instance), short(instance))
         }
-        ValidationErrorKind::Enum { options } => {
+        ErrorKind::Enum { options } => {
             let options = options.as_array().map(|o| o.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")).unwrap_or_default();
             format!("{} is not one of {}", short(instance), options)
         }
-        ValidationErrorKind::Minimum { limit } => format!("{} is less than the minimum of {limit}", short(instance)),
-        ValidationErrorKind::Maximum { limit } => format!("{} is greater than the maximum of {limit}", short(instance)),
-        ValidationErrorKind::Required { property } => format!("missing required key {property}"),
+        ErrorKind::Minimum { limit } => format!("{} is less than the minimum of {limit}", short(instance)),
+        ErrorKind::Maximum { limit } => format!("{} is greater than the maximum of {limit}", short(instance)),
+        ErrorKind::Required { property } => format!("missing required key {}", Json::from(*property)),
         _ => fallback.to_owned(),
     }
 }
