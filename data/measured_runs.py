@@ -34,6 +34,8 @@ TARGETS = {
     ("q_proj", "k_proj", "v_proj", "o_proj"): ["query", "key", "value", "projection"],
     ("q_proj", "v_proj"): ["query", "value"],
     ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"): "all-linear",
+    # Phi-3's fused projections (transformers modeling_phi3.py): every linear of a block.
+    ("qkv_proj", "o_proj", "gate_up_proj", "down_proj"): "all-linear",
 }
 
 

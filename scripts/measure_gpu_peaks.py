@@ -195,12 +195,107 @@ MODELS = {
         ),
         published_params=7_241_732_096,
     ),
+    "gemma-2-2b": dict(
+        family="gemma2",
+        hf_id="google/gemma-2-2b",
+        source="data/models.json 'google/gemma-2-2b' (litgpt config.py 'Gemma-2-2b' @0006c973; huggingface.co/google/gemma-2-2b config.json: head_dim 256, final_logit_softcapping 30, attn_logit_softcapping 50, sliding_window 4096, query_pre_attn_scalar 256)",
+        config=dict(
+            vocab_size=256000,
+            hidden_size=2304,
+            intermediate_size=9216,
+            num_hidden_layers=26,
+            num_attention_heads=8,
+            num_key_value_heads=4,
+            head_dim=256,
+            max_position_embeddings=8192,
+            tie_word_embeddings=True,
+        ),
+        published_params=2_614_341_888,
+    ),
+    "qwen3-1.7b": dict(
+        family="qwen3",
+        hf_id="Qwen/Qwen3-1.7B",
+        source="data/models.json 'Qwen/Qwen3-1.7B' (litgpt config.py 'Qwen3-1.7B' @0006c973: norm_qk, head_size 128; huggingface.co/Qwen/Qwen3-1.7B config.json tie_word_embeddings true)",
+        config=dict(
+            vocab_size=151936,
+            hidden_size=2048,
+            intermediate_size=6144,
+            num_hidden_layers=28,
+            num_attention_heads=16,
+            num_key_value_heads=8,
+            head_dim=128,
+            max_position_embeddings=40960,
+            rope_theta=1000000.0,
+            tie_word_embeddings=True,
+        ),
+        published_params=1_720_574_976,
+    ),
+    "phi-3-mini": dict(
+        family="phi3",
+        hf_id="microsoft/Phi-3-mini-4k-instruct",
+        source="data/models.json 'microsoft/Phi-3-mini-4k-instruct' (litgpt config.py 'Phi-3-mini-4k-instruct' @0006c973; torchtune phi3_mini builder); fused qkv_proj and gate_up_proj (transformers modeling_phi3.py)",
+        config=dict(
+            vocab_size=32064,
+            hidden_size=3072,
+            intermediate_size=8192,
+            num_hidden_layers=32,
+            num_attention_heads=32,
+            num_key_value_heads=32,
+            max_position_embeddings=4096,
+            tie_word_embeddings=False,
+        ),
+        published_params=3_821_079_552,
+    ),
+    "smollm2-1.7b": dict(
+        family="llama",
+        hf_id="HuggingFaceTB/SmolLM2-1.7B",
+        source="data/models.json 'HuggingFaceTB/SmolLM2-1.7B' (litgpt config.py 'SmolLM2-1.7B' @0006c973; torchtune smol builders)",
+        config=dict(
+            vocab_size=49152,
+            hidden_size=2048,
+            intermediate_size=8192,
+            num_hidden_layers=24,
+            num_attention_heads=32,
+            num_key_value_heads=32,
+            max_position_embeddings=8192,
+            rope_theta=130000.0,
+            tie_word_embeddings=True,
+        ),
+        published_params=1_711_376_384,
+    ),
+    "qwen1.5-moe-a2.7b": dict(
+        family="qwen2_moe",
+        hf_id="Qwen/Qwen1.5-MoE-A2.7B",
+        source="data/models.json 'Qwen/Qwen1.5-MoE-A2.7B' (transformers configuration_qwen2_moe.py @008e5743: 60 experts, 4 active, expert 1408, shared expert 5632 with gate)",
+        config=dict(
+            vocab_size=151936,
+            hidden_size=2048,
+            intermediate_size=5632,
+            num_hidden_layers=24,
+            num_attention_heads=16,
+            num_key_value_heads=16,
+            max_position_embeddings=32768,
+            num_experts=60,
+            num_experts_per_tok=4,
+            moe_intermediate_size=1408,
+            shared_expert_intermediate_size=5632,
+            tie_word_embeddings=False,
+        ),
+        published_params=14_315_784_192,
+    ),
 }
 
 ATTN = ["q_proj", "k_proj", "v_proj", "o_proj"]
 QV = ["q_proj", "v_proj"]
 ALL_LINEAR = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
-TARGET_NAMES = {tuple(ATTN): "attn(q,k,v,o)", tuple(QV): "attn(q,v)", tuple(ALL_LINEAR): "all-linear(q,k,v,o,gate,up,down)"}
+# Phi-3's fused projections: every linear of a block.
+PHI3_ALL = ["qkv_proj", "o_proj", "gate_up_proj", "down_proj"]
+TARGET_NAMES = {
+    tuple(ATTN): "attn(q,k,v,o)",
+    tuple(QV): "attn(q,v)",
+    tuple(ALL_LINEAR): "all-linear(q,k,v,o,gate,up,down)",
+    tuple(PHI3_ALL): "all-linear(qkv,o,gate_up,down)",
+}
 
 MODEL_ABBR = {
     "gpt2": "gpt2",
@@ -209,6 +304,11 @@ MODEL_ABBR = {
     "llama-3.2-1b": "l1b",
     "llama-3.1-8b": "l8b",
     "mistral-7b-v0.1": "m7b",
+    "gemma-2-2b": "g2b",
+    "qwen3-1.7b": "q3",
+    "phi-3-mini": "phi3",
+    "smollm2-1.7b": "smol",
+    "qwen1.5-moe-a2.7b": "qmoe",
 }
 
 
@@ -217,7 +317,7 @@ def setup(model, method, precision, micro, seq, ckpt, attn="sdpa", r=None, targe
     parts = [method, abbr]
     if method != "full":
         parts.append(f"r{r}")
-        parts.append({tuple(ATTN): "attn", tuple(QV): "qv", tuple(ALL_LINEAR): "all"}[tuple(targets)])
+        parts.append({tuple(ATTN): "attn", tuple(QV): "qv", tuple(ALL_LINEAR): "all", tuple(PHI3_ALL): "all"}[tuple(targets)])
     parts += [precision, f"s{seq}", f"m{micro}", "ckpt" if ckpt else "nockpt"]
     if attn != "sdpa":
         parts.append(attn)
@@ -287,6 +387,16 @@ GRID = [
     setup("mistral-7b-v0.1", "full", "bf16-pure", 1, 512, True, note="bf16 weights+grads+AdamW states (4 x 14.5 GB) + foreach temporaries, near the 80 GB limit"),
     setup("llama-3.1-8b", "lora", "bf16-mixed", 2, 2048, True, r=16, targets=ALL_LINEAR, lora_dropout=0.0),
     setup("mistral-7b-v0.1", "full", "bf16-pure", 4, 2048, False, expect_oom=True, note="activations of 4x2048 tokens without checkpointing on top of ~58 GB of states: expected OOM"),
+    # Second round (2026-11-26): other architectures than Llama's.
+    setup("gemma-2-2b", "full", "bf16-pure", 2, 2048, False, attn="eager", note="GeGLU, sandwich norms, 256k vocabulary, final logit softcapping; eager as Gemma 2 recommends"),
+    setup("gemma-2-2b", "lora", "bf16-mixed", 4, 2048, True, r=16, targets=ALL_LINEAR),
+    setup("qwen3-1.7b", "full", "bf16-mixed", 4, 2048, True, note="q/k norms"),
+    setup("qwen3-1.7b", "lora", "bf16-mixed", 4, 2048, False, r=16, targets=ALL_LINEAR),
+    setup("phi-3-mini", "lora", "bf16-mixed", 2, 2048, False, r=16, targets=PHI3_ALL, note="fused qkv_proj and gate_up_proj"),
+    setup("phi-3-mini", "full", "bf16-pure", 1, 1024, True),
+    setup("smollm2-1.7b", "full", "bf16-mixed", 4, 2048, False, note="multi-head attention (no GQA)"),
+    setup("qwen1.5-moe-a2.7b", "lora", "bf16-mixed", 2, 2048, False, r=16, targets=ATTN, note="MoE: 60 experts, 4 active, a shared expert"),
+    setup("qwen1.5-moe-a2.7b", "lora", "bf16-mixed", 4, 2048, True, r=16, targets=ATTN),
 ]
 
 
@@ -332,6 +442,10 @@ def build_config(spec, attn):
         "llama": transformers.LlamaConfig,
         "qwen2": transformers.Qwen2Config,
         "mistral": transformers.MistralConfig,
+        "gemma2": transformers.Gemma2Config,
+        "qwen3": transformers.Qwen3Config,
+        "phi3": transformers.Phi3Config,
+        "qwen2_moe": transformers.Qwen2MoeConfig,
     }[spec["family"]]
     kw = dict(spec["config"])
     if SMOKE:
@@ -339,6 +453,8 @@ def build_config(spec, attn):
             kw.update(n_embd=64, n_layer=2, n_head=4, vocab_size=512)
         else:
             kw.update(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2, vocab_size=512)
+            if spec["family"] == "qwen2_moe":
+                kw.update(num_experts=4, num_experts_per_tok=2, moe_intermediate_size=32, shared_expert_intermediate_size=64)
             if "head_dim" in kw:
                 kw["head_dim"] = 16
     cfg = cls(**kw)

@@ -51,7 +51,12 @@ impl MemoryComponent for Logits {
             notes.push("loss implementation not stated: logits upcast to fp32 assumed (transformers' default)".into());
             Loss::Upcast
         });
-        let per = bytes_per_element(logits, run.precision);
+        // Gemma 2's final logit softcapping (`final_logit_softcapping`: logits / cap, tanh, × cap,
+        // transformers `modeling_gemma2.py` `Gemma2ForCausalLM.forward`) keeps the tanh's 16-bit
+        // output for the backward: 2 B more per element where the logits are whole
+        // (measured on Gemma-2-2B, data/measured_h200.json).
+        let softcap = if logits != Loss::Fused && run.entry.is_some_and(|e| e.architecture == "gemma2") { 2.0 } else { 0.0 };
+        let per = bytes_per_element(logits, run.precision) + softcap;
         // Tensor parallelism splits the vocabulary (Megatron's vocab-parallel cross-entropy).
         let (sequences, paired) = run.sequences_per_sample();
         let bytes = sequences * s * v * per / run.tensor_parallel();

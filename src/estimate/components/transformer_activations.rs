@@ -19,6 +19,7 @@ fn fp32_residual(run: &Run) -> bool {
 ///   per element in 16-bit runs, 4 B in fp32 (the cast is a no-op); the dropout mask and
 ///   output (1 + 2 B) only with attention dropout, which the Llama-style configs set to 0;
 ///   measured 6.1 B on TinyLlama bf16 (data/measured_h200.json, `…-eager` rows);
+///   Gemma 2's attention softcapping adds the tanh's output (2 B; measured on Gemma-2-2B);
 /// - SDPA in fp32 on a grouped-query model: no fused kernel takes it (FlashAttention needs
 ///   16-bit inputs; the memory-efficient kernel does not support grouped-query attention,
 ///   PyTorch `aten/src/ATen/native/transformers/cuda/sdp_utils.cpp`
@@ -29,7 +30,10 @@ fn score_bytes(run: &Run, keeps_scores: bool, attention: &str, heads: f64, s: f6
     let fp32 = matches!(run.precision, Precision::Fp32 | Precision::Auto | Precision::Fp64);
     let elements = heads * s * s;
     if keeps_scores {
-        return elements * if fp32 { 4.0 * dtype_factor(run.precision) / 2.0 } else { 6.0 };
+        // Gemma 2's attention softcapping (`attn_logit_softcapping`: scores / cap, tanh, × cap,
+        // transformers `modeling_gemma2.py`) keeps the tanh's 16-bit output too.
+        let softcap = if run.entry.is_some_and(|e| e.architecture == "gemma2") && !fp32 { 2.0 } else { 0.0 };
+        return elements * (if fp32 { 4.0 * dtype_factor(run.precision) / 2.0 } else { 6.0 } + softcap);
     }
     let grouped = run.entry.is_some_and(|e| e.num_kv_heads < e.num_heads);
     if fp32 && attention == "sdpa" && grouped {
@@ -150,8 +154,9 @@ impl MemoryComponent for TransformerActivations {
 /// Bytes one layer keeps for the backward per sample, 16-bit activations, read
 /// from the architecture (transformers `modeling_llama.py` and kin, which every
 /// Llama-style model follows; the tensors autograd saves):
-/// - each of the two norms: its input upcast to fp32 (`LlamaRMSNorm`:
+/// - each norm (two per layer, four in Gemma 2/3): its input upcast to fp32 (`LlamaRMSNorm`:
 ///   `hidden_states.to(torch.float32)`, 4 B) and its 16-bit output (2 B): 6·s·h each;
+///   Gemma's also its fp32 normalised input (10 B);
 /// - attention: the 16-bit q, k and v after RoPE that SDPA saves, its output, and the
 ///   output projection's input: 2·s·(3·q_dim + 2·kv_dim);
 /// - MLP: gated — gate and up outputs, the activation's output and the product
@@ -172,7 +177,16 @@ pub fn per_layer(e: &crate::model::Entry, run: &Run, s: f64) -> f64 {
     // weight needs a gradient (PyTorch `tools/autograd/derivatives.yaml` `mm`/`addmm`: `self`
     // is used only by the weight's gradient), and a frozen norm weight keeps no normalised copy.
     let frozen = run.parts.as_ref().is_some_and(|p| p.added);
-    let norms = 2.0 * if frozen { 4.0 } else { 6.0 } * s * h;
+    // Gemma's RMSNorm (`Gemma*RMSNorm`: `self._norm(x.float()) * (1.0 + self.weight.float())`)
+    // also keeps its fp32 normalised input for the weight's gradient: 10 B·s·h trained.
+    // Gemma 2 and 3 have four norms per layer (sandwich: `norms_per_layer`).
+    let gemma = e.architecture.starts_with("gemma");
+    let per_norm = match (frozen, gemma) {
+        (true, _) => 4.0,
+        (false, true) => 10.0,
+        (false, false) => 6.0,
+    };
+    let norms = e.extra.norms_per_layer.unwrap_or(2) as f64 * per_norm * s * h;
     // q, k, v and the SDPA output it saves; the output projection's own input copy when trained.
     let attention = 2.0 * s * (if frozen { 2.0 } else { 3.0 } * q + 2.0 * kv);
     // Gated: gate and up outputs, the activation's output, and (trained down projection) the product.
