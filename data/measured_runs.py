@@ -3,7 +3,7 @@
 
 `scripts/measure_gpu_peaks.py` measured 38 training setups on one NVIDIA H200
 (2026-11-26, torch 2.11.0+cu130, transformers 5.17.0, peft 0.21.0, bitsandbytes 0.50.2);
-see data/measured_h100.md for the method (the file keeps its name; the card that was lent
+see data/measured_gpu_peaks.md for the method (the file keeps its name; the card that was lent
 is recorded in each JSON's `device`).
 
 Writes data/measured_runs.json in the shape of data/published_runs.json, so that

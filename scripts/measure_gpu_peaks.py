@@ -42,8 +42,8 @@ in from_pretrained, so the script does what transformers' bitsandbytes integrati
 bf16 compute) on the random-weight model, then optionally peft.prepare_model_for_kbit_training
 (which casts the remaining 16-bit parameters -- embeddings, norms, lm_head -- to fp32).
 
-Usage (on a CUDA machine; QLoRA rows need --bnb-path, see data/measured_h100.md):
-  python3 scripts/measure_gpu_peaks.py --out data/measured_h100.json --bnb-path .whl/bnb_site
+Usage (on a CUDA machine; QLoRA rows need --bnb-path, see data/measured_gpu_peaks.md):
+  python3 scripts/measure_gpu_peaks.py --out data/measured_h200.json --bnb-path .whl/bnb_site
   python3 scripts/measure_gpu_peaks.py --list
   python3 scripts/measure_gpu_peaks.py --only lora-l8b-r16-all-bf16-mixed-s2048-m2-ckpt --out /tmp/x.json --append
 Anywhere (no GPU needed):
@@ -819,7 +819,7 @@ def check_params():
 def main():
     global SMOKE, DEVICE
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="data/measured_h100.json")
+    ap.add_argument("--out", default="data/measured_h200.json")
     ap.add_argument("--steps", type=int, default=4)
     ap.add_argument("--only", default="", help="comma-separated setup ids (or 'context')")
     ap.add_argument("--skip", default="", help="comma-separated setup ids to leave out")
