@@ -528,3 +528,22 @@ fn a_world_and_a_length_both_open() {
     assert_eq!(shortest["fits"], false);
     assert!(bytes(&shortest, "activations (checkpointed inputs)") > 0.0, "a complete estimate: {shortest:#}");
 }
+
+/// LLaMA-Factory checkpoints unless `disable_gradient_checkpointing` and adapts every linear
+/// unless `lora_target` says otherwise (`hparams/model_args.py`, `finetuning_args.py`): defaults
+/// for keys the config does not write, shown at `finetuning_type`, and priced.
+#[test]
+fn llama_factory_defaults_bind_where_the_keys_are_absent() {
+    let dir = common::fresh_dir("models-lf-defaults");
+    let text = "model_name_or_path: Qwen/Qwen3-4B-Instruct-2507\nstage: sft\ndo_train: true\nfinetuning_type: lora\nlora_rank: 8\ncutoff_len: 2048\nper_device_train_batch_size: 1\nbf16: true\n";
+    write(&dir, "sft.yaml", text);
+    let show: serde_json::Value = serde_json::from_str(&common::stdout(&run(&dir, &["show", "--output-format", "json", "sft.yaml"]))).unwrap();
+    let role = |name: &str| show["roles"][name].clone();
+    assert_eq!((role("activation_checkpointing")["value"].as_str(), role("activation_checkpointing")["line"].as_u64()), (Some("full"), Some(4)), "{show:#}");
+    assert_eq!(role("lora_targets")["value"], "all", "{show:#}");
+    let on = estimate(&dir, &["--gpu", "rtx-4090", "sft.yaml"]);
+    assert!(bytes(&on, "activations (checkpointed inputs)") > 0.0, "{on:#}");
+    // Stated off, the run keeps every layer's activations.
+    write(&dir, "off.yaml", &format!("{text}disable_gradient_checkpointing: true\n"));
+    assert!(bytes(&estimate(&dir, &["--gpu", "rtx-4090", "off.yaml"]), "activations (transformer)") > 0.0);
+}

@@ -74,13 +74,15 @@ impl Framework for LlamaFactory {
             if let Some(rank) = root.get("lora_rank") {
                 out.push(Role::LoraRank, rank.to_json(), "lora_rank");
             }
-            let target = root.get("lora_target").map(Node::to_json).unwrap_or_else(|| "all".into());
-            out.push(Role::LoraTargets, target, "lora_target");
+            match root.get("lora_target") {
+                Some(target) => out.push(Role::LoraTargets, target.to_json(), "lora_target"),
+                None => out.push_default(Role::LoraTargets, "all".into(), "lora_target", anchor(root)),
+            }
         }
         // Gradient checkpointing is on unless `disable_gradient_checkpointing`
         // (`ModelArguments`, `hparams/model_args.py`; applied in `model/model_utils/checkpointing.py`).
         if !super::truthy(root, "disable_gradient_checkpointing") && root.get("gradient_checkpointing").is_none() {
-            out.push(Role::ActivationCheckpointing, "full".into(), "disable_gradient_checkpointing");
+            out.push_default(Role::ActivationCheckpointing, "full".into(), "disable_gradient_checkpointing", anchor(root));
         }
         // `enable_liger_kernel` applies Liger with its fused linear cross-entropy for training
         // (`model/model_utils/liger_kernel.py`).
@@ -144,4 +146,10 @@ impl Framework for LlamaFactory {
         ];
         super::first_set(root, &OPTIMIZERS).or_else(|| super::hf_trainer::sharding_unmodelled(root))
     }
+}
+
+/// Where a LLaMA-Factory default the config does not write is shown: the key that says what
+/// the run trains (`finetuning_type`), else the model.
+fn anchor(root: &Node) -> &'static str {
+    if root.get("finetuning_type").is_some() { "finetuning_type" } else { "model_name_or_path" }
 }

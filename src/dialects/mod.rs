@@ -332,6 +332,9 @@ pub struct Derived {
     pub role: Role,
     pub value: serde_json::Value,
     pub path: String,
+    /// A framework default whose key the config does not write: the key it is shown at
+    /// (a findings' span) while `path` names the setting (`push_default`).
+    pub anchor: Option<String>,
 }
 
 /// Collects derived roles.
@@ -340,7 +343,13 @@ pub struct DerivedRoles(pub Vec<Derived>);
 
 impl DerivedRoles {
     pub fn push(&mut self, role: Role, value: serde_json::Value, path: &str) {
-        self.0.push(Derived { role, value, path: path.to_owned() });
+        self.0.push(Derived { role, value, path: path.to_owned(), anchor: None });
+    }
+
+    /// A framework's default for a setting the config leaves out (`path`, absent from the
+    /// tree), located at `anchor`, a key the config has.
+    pub fn push_default(&mut self, role: Role, value: serde_json::Value, path: &str, anchor: &str) {
+        self.0.push(Derived { role, value, path: path.to_owned(), anchor: Some(anchor.to_owned()) });
     }
 
     /// Each `(role, key)` under `prefix` that the tree has, with its value as written.

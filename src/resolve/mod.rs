@@ -251,6 +251,11 @@ fn resolve_tree_with(
             let mut value = role_value(&files, &derived.path, entry);
             value.value = derived.value;
             roles.insert(derived.role, value);
+        } else if let Some(entry) = derived.anchor.as_deref().and_then(|anchor| tree.entry_dotted(anchor)) {
+            // A default for a key the config does not write: shown at the anchor, named as the default.
+            let mut value = role_value(&files, &format!("{} (default)", derived.path), entry);
+            value.value = derived.value;
+            roles.insert(derived.role, value);
         }
     }
     for said in detection.dialect.comment_roles(files[0].text()) {
