@@ -320,6 +320,15 @@ fn plan_and_fix_work_on_a_real_axolotl_config() {
     let plan = common::stdout(&run(&dir, &["plan", "--gpu", "rtx-4090", "--world-size", "1", "qlora.yml"]));
     let row: Vec<&str> = plan.lines().nth(1).unwrap().split_whitespace().collect();
     assert_eq!(&row[..5], ["rtx-4090", "–", "1", "8", "8"], "{plan}");
+    // With no world at all (the launcher's), micro batch × accumulation per GPU is what the plan
+    // keeps: the same micro batch and accumulation, the effective batch unknown.
+    let plan = common::stdout(&run(&dir, &["plan", "--gpu", "rtx-4090", "qlora.yml"]));
+    let row: Vec<&str> = plan.lines().nth(1).unwrap().split_whitespace().collect();
+    assert_eq!(&row[..5], ["rtx-4090", "–", "1", "8", "–"], "{plan}");
+    let json = check_4090(&dir, "qlora.yml");
+    let mem001 = json["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "MEM001").expect("MEM001");
+    assert!(mem001["help"].as_str().unwrap().contains("keeps 8 samples per GPU per step, so the effective batch on any world"), "{mem001:#}");
+    assert!(!mem001["fix"].is_null(), "{mem001:#}");
     let fix = run(&dir, &["check", "--gpu", "rtx-4090", "--world-size", "1", "--fix", "--unsafe-fixes", "qlora.yml"]);
     let fixed = std::fs::read_to_string(dir.join("qlora.yml")).unwrap();
     assert!(fixed.contains("micro_batch_size: 1\n") && fixed.contains("gradient_accumulation_steps: 8\n"), "{}\n{fixed}", common::stdout(&fix));

@@ -27,6 +27,9 @@ pub struct PlanRow {
     pub reason: Option<String>,
     /// Why the planned micro batch is below `max_fit`, when it is.
     pub why_smaller: Option<String>,
+    /// The world is the launcher's: the plan keeps micro batch × accumulation per GPU (this
+    /// product), which keeps the effective batch whatever the world is.
+    pub per_process: Option<u64>,
 }
 
 /// The headroom MEM002 asks for, in percent of usable memory (10 for 0.90).
@@ -83,6 +86,7 @@ pub fn plan(model: &MemoryModel, resolved: &ResolvedConfig, gpu: &GpuTarget, mar
         max_with_headroom: None,
         reason: None,
         why_smaller: None,
+        per_process: None,
     };
     // The plan stays below MEM002's threshold, so that a planned config checks clean.
     let Some(max_fit) = model.max_micro_batch(at_current.usable_bytes * super::HEADROOM_WARNING) else {
@@ -101,11 +105,24 @@ pub fn plan(model: &MemoryModel, resolved: &ResolvedConfig, gpu: &GpuTarget, mar
         return row;
     };
     row.max_with_headroom = Some(max_fit);
-    let Some(target) = target else {
-        row.reason = Some("effective batch unknown: state a target (`effective-batch`) or the world size".to_owned());
-        row.micro_batch = Some(max_fit);
-        row.why_smaller = why_smaller(max_fit, max_fit, row.max_fit, 0, 1);
-        return row;
+    // Without a world, micro batch × accumulation per GPU is what keeps the effective batch
+    // (it is that product times whatever world the launcher gives).
+    let per_process = match (resolved.batch.world_size, resolved.batch.micro(), resolved.batch.accumulation) {
+        (None, Some(micro), Some(accumulation)) if target.is_none() => micro.checked_mul(accumulation),
+        _ => None,
+    };
+    let (target, world) = match (target, per_process) {
+        (Some(target), _) => (target, world),
+        (None, Some(product)) => {
+            row.per_process = Some(product);
+            (product, 1)
+        }
+        (None, None) => {
+            row.reason = Some("effective batch unknown: state a target (`effective-batch`) or the world size".to_owned());
+            row.micro_batch = Some(max_fit);
+            row.why_smaller = why_smaller(max_fit, max_fit, row.max_fit, 0, 1);
+            return row;
+        }
     };
     // A plan that accumulates keeps the earlier micro batches' gradients alive in the
     // backward (`MemoryModel::accumulating`): the largest micro batch is found again with them.

@@ -85,9 +85,13 @@ pub fn diagnostic(resolved: &ResolvedConfig, model: &MemoryModel, estimate: &Est
     };
     match (row.micro_batch, row.accumulation) {
         (Some(micro), Some(accumulation)) if row.fits => {
-            let effective = row.effective_batch.unwrap_or(0);
+            let keeps = match (row.effective_batch, row.per_process) {
+                (Some(effective), _) => format!("the effective batch {effective}"),
+                (None, Some(product)) => format!("{product} samples per GPU per step, so the effective batch on any world"),
+                (None, None) => "the effective batch".to_owned(),
+            };
             diagnostic = diagnostic.with_help(format!(
-                "micro batch {micro} with accumulation {accumulation} fits ({} peak) and keeps the effective batch {effective}{last_resort_text}",
+                "micro batch {micro} with accumulation {accumulation} fits ({} peak) and keeps {keeps}{last_resort_text}",
                 row.peak_bytes.map(human_bytes).unwrap_or_default()
             ));
             if let Some(fix) = batch_fix(
