@@ -139,6 +139,23 @@ fn an_unknown_model_is_not_estimated_and_never_fits() {
     assert!(mem004["help"].as_str().unwrap().contains("`base_model`"));
 }
 
+#[test]
+fn a_known_unsupported_architecture_says_so() {
+    let dir = common::fresh_dir("models-unsupported");
+    write(&dir, "a.yml", "base_model: tiiuae/Falcon-H1-7B-Base\nmicro_batch_size: 2\nsequence_len: 2048\nbf16: true\n");
+    let json = check_4090(&dir, "a.yml");
+    let mem004 = json["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "MEM004").expect("MEM004");
+    let message = mem004["message"].as_str().unwrap();
+    assert!(message.contains("`tiiuae/Falcon-H1-7B-Base` is a known Falcon-H1 architecture that the memory model does not support"), "{message}");
+    assert!(message.contains("Mamba2") && !message.contains("not in the model catalog"), "{message}");
+    assert_eq!((mem004["line"].as_u64(), mem004["column"].as_u64()), (Some(1), Some(13)));
+    // Nothing is filled from a guess, and `show` says the same.
+    let (json, _) = show(&dir, "a.yml", &[]);
+    assert!(json["roles"].get("parameters").is_none());
+    let text = common::stdout(&run(&dir, &["show", "a.yml"]));
+    assert!(text.contains("a known Falcon-H1 architecture not supported by the memory model"), "{text}");
+}
+
 /// Runs trainlint in `dir` with an empty Hugging Face cache: what the developer's cache holds never matters.
 fn run(dir: &Path, args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_trainlint")).args(args).current_dir(dir).env("HF_HUB_CACHE", dir.join("no-cache")).output().expect("run trainlint")

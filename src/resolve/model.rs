@@ -70,6 +70,12 @@ pub enum ModelLookup {
         name: String,
         why: Option<String>,
     },
+    /// A model the catalog knows by name whose architecture the memory model does not
+    /// support (`model::unsupported`), and no readable config.json.
+    Unsupported {
+        name: String,
+        known: &'static model::Unsupported,
+    },
 }
 
 /// Looks up the config's model and fills the shape roles it does not state.
@@ -129,6 +135,9 @@ fn find(name: &str, source: &Arc<SourceFile>, settings: &Settings) -> ModelLooku
     match model::local::find(name, dir, &settings.loader) {
         Some(Ok(local)) => found(local.entry, ModelOrigin::ConfigJson { display: local.display }),
         Some(Err(why)) => unknown(why),
-        None => ModelLookup::Unknown { name: name.to_owned(), why: None },
+        None => match model::unsupported(name) {
+            Some(known) => ModelLookup::Unsupported { name: name.to_owned(), known },
+            None => ModelLookup::Unknown { name: name.to_owned(), why: None },
+        },
     }
 }

@@ -94,6 +94,19 @@ pub fn diagnostic(resolved: &ResolvedConfig, reason: &str) -> Diagnostic {
                 named.path
             ));
     }
+    if let Some(ModelLookup::Unsupported { name, known }) = &resolved.model
+        && let Some(named) = resolved.role(Role::Model)
+        && reason == crate::estimate::unsupported_model(name, known)
+    {
+        let mut diagnostic = Diagnostic::new(MemoryNotEstimated, &named.file, named.span.clone(), format!("memory not estimated: {reason}"));
+        diagnostic.stage = resolved.stage.clone();
+        return diagnostic
+            .with_label("architecture not supported by the memory model")
+            .with_note("the model catalog lists this model as known but lacking a layer type the parameter count needs (data/unsupported.json); trainlint does not price it as a similar transformer")
+            .with_help(
+                "state the parameter count and shape as roles (`parameters`, `hidden_size`, `layers`, `heads`, `vocab_size`; the manifest's `[bindings]` maps them to keys of this file), or add measured peaks as `[[calibration]]` in the manifest",
+            );
+    }
     if crate::estimate::partial_training(resolved).as_deref() == Some(reason)
         && let Some(adapter) = resolved.role(Role::Adapter)
     {
