@@ -111,6 +111,28 @@ fn a_local_model_folder_config_json() {
 }
 
 #[test]
+fn a_path_without_a_config_json_is_resolved_by_its_folder_name_and_says_so() {
+    let dir = common::fresh_dir("models-folder-name");
+    // No such folder: the last component is a catalog name, and the shape is assumed from it.
+    write(&dir, "sft.yaml", "model_name_or_path: /nonexistent/models/Llama-2-7b-hf\nper_device_train_batch_size: 4\nnum_train_epochs: 1\n");
+    let (json, _) = show(&dir, "sft.yaml", &[]);
+    assert_eq!(json["roles"]["parameters"]["value"], 6_738_415_616u64);
+    assert_eq!(json["roles"]["parameters"]["file"], "catalog:meta-llama/Llama-2-7b-hf");
+    let text = common::stdout(&run(&dir, &["show", "sft.yaml"]));
+    assert!(text.contains("assumed from the folder's name `/nonexistent/models/Llama-2-7b-hf`: no config.json there"), "{text}");
+    // The folder exists with its config.json: that file describes the model, not its name.
+    write(&dir, "ckpt/Llama-2-7b-hf/config.json", CONFIG_JSON);
+    write(&dir, "local.yaml", "model_name_or_path: ./ckpt/Llama-2-7b-hf\nper_device_train_batch_size: 4\nnum_train_epochs: 1\n");
+    let (json, _) = show(&dir, "local.yaml", &[]);
+    assert_eq!(json["roles"]["parameters"]["value"], 8_030_261_248u64);
+    assert!(json["roles"]["parameters"]["file"].as_str().unwrap().ends_with("Llama-2-7b-hf/config.json"));
+    // A hub id of another organisation is another model, not a folder name (no guessing).
+    write(&dir, "hub.yaml", "model_name_or_path: someone/Llama-2-7b-hf\nper_device_train_batch_size: 4\nnum_train_epochs: 1\n");
+    let (json, _) = show(&dir, "hub.yaml", &[]);
+    assert!(json["roles"].get("parameters").is_none());
+}
+
+#[test]
 fn the_hugging_face_cache_is_read_and_its_location_never_shown() {
     // The cache lies outside the project (as `~/.cache/huggingface` does): the one
     // folder outside it that trainlint reads.
