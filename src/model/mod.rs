@@ -1,5 +1,5 @@
 //! The model catalog: architectures of the models people fine-tune, compiled
-//! into the binary from `data/models.json` (139 entries, each with the source
+//! into the binary from `data/models.json` (162 entries, each with the source
 //! its numbers were read from; `data/README.md` explains every field), and the
 //! exact parameter count of an architecture (`params`).
 //!
@@ -9,6 +9,8 @@
 //! components are one of those — case-insensitively and nothing looser: an
 //! unknown name is unknown. `local` reads a `config.json` on disk (a model
 //! folder, or the Hugging Face cache) for names the catalog does not have.
+//! `unsupported` names the models the catalog knows but cannot price
+//! (`data/unsupported.json`: Mamba and convolution hybrids, Gemma 4/3n, BitNet).
 
 pub mod local;
 pub mod params;

@@ -9,7 +9,9 @@ declare_rule! {
     /// ## What it does
     /// Says, once per config, that memory could not be estimated for its GPU
     /// targets, and why: the config names a model that is neither in the model
-    /// catalog nor described by a local config.json; or it trains only part of
+    /// catalog nor described by a local config.json, or one the catalog knows as
+    /// an architecture the memory model does not support (a Mamba or
+    /// convolution hybrid, Gemma 4); or it trains only part of
     /// the model (`adapter: lora`, `finetuning_type: lora`, a `lora_` model
     /// builder, TRL `use_peft`) without stating the trainable share, which the
     /// memory model does not derive yet; or it states a setting the memory
