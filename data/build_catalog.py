@@ -1147,6 +1147,47 @@ add("deepcogito/cogito-v1-preview-qwen-14B", 5120, 48, 40, 8, 13824, 151665, 131
     arch="qwen2", qkv_bias=True)
 
 
+# ---------------------------------------------------------------- known, not supported (data/unsupported.json)
+# Models the corpus names whose architecture the entry format cannot describe (no layer type for it in
+# param_count.py / src/model/params.rs). They get no entry, because any entry would be a fake; they are listed here
+# so that trainlint says "known architecture, not supported by the memory model" instead of "not in the catalog".
+# Each reason states what the architecture has that the formula lacks (no number in it is used for a count). Only ids the
+# corpus names are listed (data/corpus_models.txt); the reasons are the ones the third pass recorded in map_corpus.py.
+UNSUPPORTED = []
+
+
+def unsupported(id, family, reason, aliases=()):
+    UNSUPPORTED.append({"id": id, "aliases": sorted(set(aliases)), "family": family, "reason": reason})
+
+
+FALCON_H1 = ("attention and Mamba2 mixers run in parallel in every layer (transformers falcon_h1/modeling_falcon_h1.py); "
+             "the entry format's hybrid_pattern describes sequential (Nemotron-H) blocks only")
+for size in ("0.5B-Instruct", "1.5B-Base", "1.5B-Deep-Base", "3B-Base", "7B-Base", "34B-Base"):
+    unsupported(f"tiiuae/Falcon-H1-{size}", "Falcon-H1", FALCON_H1)
+GEMMA4 = ("Gemma 4: global layers share K and V with their own head_dim and kv-head count, and the checkpoints carry vision "
+          "(and for E2B/E4B audio and per-layer input embeddings) towers; no layer type for them in the entry format")
+for name in ("gemma-4-12B-it", "gemma-4-26B-A4B", "gemma-4-31B", "gemma-4-E2B-it"):
+    unsupported(f"google/{name}", "Gemma 4", GEMMA4)
+unsupported("nvidia/Gemma-4-26B-A4B-NVFP4", "Gemma 4", "NVFP4 upload of google/gemma-4-26B-A4B; " + GEMMA4)
+GEMMA3N = "Gemma 3n: per-layer embeddings, AltUp/LAuReL blocks, audio and vision towers; no layer type for them in the entry format"
+unsupported("google/gemma-3n-E2B-it", "Gemma 3n", GEMMA3N)
+JAMBA = "Jamba: Mamba-1 mixers interleaved with attention and MoE layers; the entry format has no Mamba-1 layer type"
+for name in ("Jamba-v0.1", "AI21-Jamba-1.5-Large"):
+    unsupported(f"ai21labs/{name}", "Jamba", JAMBA)
+unsupported("state-spaces/mamba-2.8b", "Mamba", "Mamba-1 blocks (selective state space, no attention): no layer type in the entry format")
+LFM2 = "LFM2: gated short-convolution blocks interleaved with attention; no layer type in the entry format"
+unsupported("LiquidAI/LFM2-350M", "LFM2", LFM2)
+unsupported("LiquidAI/LFM2-8B-A1B", "LFM2", LFM2 + " (with MoE feed-forward layers)")
+unsupported("LiquidAI/LFM2-VL-450M", "LFM2", LFM2 + " (with a vision tower)")
+unsupported("ibm-granite/granite-4.0-tiny-preview", "Granite 4.0 hybrid",
+            "Mamba2/attention hybrid with MoE experts in every layer: not expressible with hybrid_pattern (Nemotron-H blocks)")
+unsupported("moonshotai/Kimi-Linear-48B-A3B-Instruct", "Kimi-Linear",
+            "Kimi Delta Attention layers interleaved with MLA layers: no layer type for Kimi Delta Attention in the entry format")
+FALCON_E = "BitNet 1.58-bit (ternary) prequantized checkpoint: no layer type or stored format for it"
+unsupported("tiiuae/Falcon-E-3B-Base-prequantized", "Falcon-E (BitNet)", FALCON_E)
+unsupported("axolotl-ai-co/Falcon-E-1.2-3B-Exp-prequantized", "Falcon-E (BitNet)", FALCON_E)
+
+
 def main():
     ids = set()
     names = {}
@@ -1171,11 +1212,21 @@ def main():
             if key in names and names[key] != e["id"]:
                 raise SystemExit(f"name {n!r} maps to both {names[key]} and {e['id']}")
             names[key] = e["id"]
+    unsupported_names = set()
+    for u in UNSUPPORTED:
+        for n in [u["id"]] + u["aliases"]:
+            if n.lower() in names or n.lower() in unsupported_names:
+                raise SystemExit(f"unsupported name {n!r} is also a catalog name or listed twice")
+            unsupported_names.add(n.lower())
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "unsupported.json"), "w") as f:
+        rows = sorted(UNSUPPORTED, key=lambda u: u["id"].lower())
+        f.write("[\n" + ",\n".join("  " + json.dumps(u, separators=(", ", ": ")) for u in rows) + "\n]\n")
     out = sorted(ENTRIES, key=lambda e: e["id"].lower())
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "models.json")
     with open(path, "w") as f:
         f.write("[\n" + ",\n".join("  " + json.dumps(e, separators=(", ", ": ")) for e in out) + "\n]\n")
-    print(f"wrote {len(out)} entries, {len(names)} names to {path}")
+    print(f"wrote {len(out)} entries, {len(names)} names to {path}; {len(UNSUPPORTED)} known-unsupported ids to unsupported.json")
 
 
 if __name__ == "__main__":

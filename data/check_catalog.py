@@ -173,6 +173,14 @@ def main(path):
             diff = [k for k in ARCH_FIELDS if e[k] != b[k]] + [k for k in ("counts",) if e.get(k) != b.get(k)]
             if diff:
                 errors.append(f"{e['id']}: architecture differs from its base {b['id']} in {diff}")
+    # data/unsupported.json: known architectures without an entry; none may shadow a catalog name
+    unsupported_path = os.path.join(os.path.dirname(os.path.abspath(path)), "unsupported.json")
+    for u in json.load(open(unsupported_path)) if os.path.exists(unsupported_path) else []:
+        if list(u) != ["id", "aliases", "family", "reason"] or not all(str(u[k]).strip() for k in ("id", "family", "reason")):
+            errors.append(f"unsupported.json: {u.get('id', '?')}: fields differ from id, aliases, family, reason (non-empty)")
+        for n in [u["id"]] + u["aliases"]:
+            if n.lower() in names:
+                errors.append(f"unsupported.json: {n!r} is also the catalog name of {names[n.lower()]}")
     matched = 0
     for eid, rows in PUBLISHED.items():
         if eid not in by_id:

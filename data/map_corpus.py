@@ -24,24 +24,10 @@ KNOWN = {
     "torchtune.models.llama2.llama2": "inline: torchtune llama2() component builder; the file states every architecture argument",
     "Skywork/Skywork-Reward-V2-Qwen3-8B": "reward model (score head instead of lm_head): not the Qwen3-8B causal LM",
     "openai/gpt-oss-safeguard-20b": "public Hub metadata gives 21,511,953,984, not gpt-oss-20b's 20,914,757,184: architecture not proven identical",
-    "ai21labs/Jamba-v0.1": "JambaConfig defaults (declared for Jamba-v0.1) give 51,570,323,328 by hand; no published total confirms it and param_count has no Mamba-1 mixer",
     "mistralai/Magistral-Small-2509": "Magistral Small 1.2 adds a vision encoder (text+image): its config was not read",
     "OpenMOSS-Team/MOSS-VL-Instruct-0708": "custom-code (trust_remote_code) cross-attention vision-language model; its config.json was not found in the stored sources",
-    "google/gemma-3n-E2B-it": "Gemma 3n: per-layer embeddings, AltUp/LAuReL blocks, audio and vision towers; no layer type for them in the entry format",
-    "google/gemma-4-12B-it": "Gemma 4: global layers share K and V with their own head_dim and kv-head count (transformers gemma4/convert_gemma4_weights.py variants e2b/e4b/26b-a4b/31b; no 12B variant there); not expressible in the entry format",
-    "google/gemma-4-26B-A4B": "Gemma 4 (see gemma-4-12B-it): k=v global layers with a separate head_dim, MoE plus a shared dense MLP, vision tower; not expressible in the entry format",
-    "google/gemma-4-31B": "Gemma 4 (see gemma-4-12B-it): not expressible in the entry format",
-    "google/gemma-4-E2B-it": "Gemma 4 E2B: per-layer input embeddings, KV-shared layers, audio tower; not expressible in the entry format",
-    "nvidia/Gemma-4-26B-A4B-NVFP4": "NVFP4 upload of Gemma 4 26B-A4B, whose architecture is not in the catalog (see gemma-4-26B-A4B)",
     "axolotl-ai-co/Mistral-Medium-3.5-128B-BF16": "no config.json for Mistral Medium 3.5 found in the stored pages or transformers sources",
     "PaddlePaddle/PaddleOCR-VL-1.6": "ERNIE-4.5 text decoder + NaViT vision encoder (custom code); config not read",
-    "tiiuae/Falcon-H1-1.5B-Deep-Base": "Falcon-H1: attention and Mamba2 mixers run in parallel in every layer; the entry format's hybrid_pattern models sequential (Nemotron-H) blocks only",
-    "tiiuae/Falcon-H1-0.5B-Instruct": "Falcon-H1 (parallel attention + Mamba2 per layer): not expressible, see Falcon-H1-1.5B-Deep-Base",
-    "tiiuae/Falcon-H1-1.5B-Base": "Falcon-H1 (parallel attention + Mamba2 per layer): not expressible, see Falcon-H1-1.5B-Deep-Base",
-    "tiiuae/Falcon-H1-34B-Base": "Falcon-H1 (parallel attention + Mamba2 per layer): not expressible, see Falcon-H1-1.5B-Deep-Base",
-    "tiiuae/Falcon-H1-3B-Base": "Falcon-H1 (parallel attention + Mamba2 per layer): not expressible, see Falcon-H1-1.5B-Deep-Base",
-    "tiiuae/Falcon-H1-7B-Base": "Falcon-H1 (parallel attention + Mamba2 per layer): not expressible, see Falcon-H1-1.5B-Deep-Base",
-    "ai21labs/AI21-Jamba-1.5-Large": "Jamba (Mamba-1 + attention + MoE): the entry format has no Mamba-1 layer type; config not read",
     "canopylabs/orpheus-3b-0.1-pretrained": "the -ft checkpoint's config (huggingface.co/bemer12/awq_orpheus) is the Llama-3.2-3B shape with vocab 156940, but the pretrained checkpoint's own config was not read",
     "deepcogito/cogito-v1-preview-llama-3B": "config not read; a public listing gives 3.61 B parameters, not Llama-3.2-3B's tied 3.21 B, so it is not aliased",
     "google/gemma-3-270m-it": "no config.json or converter variant for Gemma 3 270M found in the stored sources",
@@ -49,12 +35,6 @@ KNOWN = {
     "allenai/Olmo-3-7B-Instruct-SFT": "the model card gives layers/hidden/heads/context but not the intermediate size or vocabulary; config.json not found",
     "THUDM/GLM-4-32B-0414": "config.json not found in the stored pages",
     "tencent/Hunyuan-0.5B-Instruct": "only the repository file listing is stored, not its config.json",
-    "LiquidAI/LFM2-350M": "LFM2 gated short-convolution blocks: no layer type in the entry format",
-    "LiquidAI/LFM2-8B-A1B": "LFM2 gated short-convolution blocks with MoE: no layer type in the entry format",
-    "LiquidAI/LFM2-VL-450M": "LFM2 (short-convolution blocks) + vision tower: no layer type in the entry format",
-    "state-spaces/mamba-2.8b": "Mamba-1 blocks: no layer type in the entry format",
-    "ibm-granite/granite-4.0-tiny-preview": "Mamba2/attention hybrid with gated MoE experts in every layer: not expressible with hybrid_pattern (Nemotron-H blocks)",
-    "moonshotai/Kimi-Linear-48B-A3B-Instruct": "Kimi Delta Attention + MLA hybrid: no layer type in the entry format",
     "nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16": "config not read (Nemotron-H hybrid with latent MoE)",
     "swiss-ai/Apertus-8B-Instruct-2509": "xIELU activation with learned per-layer parameters; config not read",
     "XiaomiMiMo/MiMo-7B-RL": "custom code with multi-token-prediction layers; config not read",
@@ -64,8 +44,6 @@ KNOWN = {
     "OpenGVLab/InternVL3_5-8B-HF": "InternViT + Qwen3 vision-language model; config not read",
     "HuggingFaceTB/SmolVLM2-2.2B-Instruct": "Idefics3-style vision-language model; config not read",
     "arcee-ai/Trinity-Nano-Preview": "AFMoE architecture; config not read",
-    "axolotl-ai-co/Falcon-E-1.2-3B-Exp-prequantized": "BitNet 1.58-bit (ternary) prequantized checkpoint: no layer type or stored format for it",
-    "tiiuae/Falcon-E-3B-Base-prequantized": "BitNet 1.58-bit (ternary) prequantized checkpoint: no layer type or stored format for it",
 }
 QUANT = re.compile(r"gptq|awq|bnb|nf4|nvfp4|fp8|aqlm|prequantized|int4|int8|gguf", re.I)
 
@@ -110,8 +88,17 @@ def placeholder(name):
     return None
 
 
+# Known architectures the memory model cannot price (written by build_catalog.py from its UNSUPPORTED list).
+UNSUPPORTED = {u["id"].lower(): u for u in json.load(open(os.path.join(HERE, "unsupported.json")))}
+for _u in list(UNSUPPORTED.values()):
+    for _a in _u["aliases"]:
+        UNSUPPORTED[_a.lower()] = _u
+
+
 def reason(name):
     n = name.strip()
+    if n.lower() in UNSUPPORTED:
+        return "known, not supported by the memory model (data/unsupported.json): " + UNSUPPORTED[n.lower()]["reason"]
     if n in KNOWN and KNOWN[n]:
         return KNOWN[n]
     if n.startswith("${") or "${" in n:

@@ -111,6 +111,28 @@ fn a_local_model_folder_config_json() {
 }
 
 #[test]
+fn a_path_without_a_config_json_is_resolved_by_its_folder_name_and_says_so() {
+    let dir = common::fresh_dir("models-folder-name");
+    // No such folder: the last component is a catalog name, and the shape is assumed from it.
+    write(&dir, "sft.yaml", "model_name_or_path: /nonexistent/models/Llama-2-7b-hf\nper_device_train_batch_size: 4\nnum_train_epochs: 1\n");
+    let (json, _) = show(&dir, "sft.yaml", &[]);
+    assert_eq!(json["roles"]["parameters"]["value"], 6_738_415_616u64);
+    assert_eq!(json["roles"]["parameters"]["file"], "catalog:meta-llama/Llama-2-7b-hf");
+    let text = common::stdout(&run(&dir, &["show", "sft.yaml"]));
+    assert!(text.contains("assumed from the folder's name `/nonexistent/models/Llama-2-7b-hf`: no config.json there"), "{text}");
+    // The folder exists with its config.json: that file describes the model, not its name.
+    write(&dir, "ckpt/Llama-2-7b-hf/config.json", CONFIG_JSON);
+    write(&dir, "local.yaml", "model_name_or_path: ./ckpt/Llama-2-7b-hf\nper_device_train_batch_size: 4\nnum_train_epochs: 1\n");
+    let (json, _) = show(&dir, "local.yaml", &[]);
+    assert_eq!(json["roles"]["parameters"]["value"], 8_030_261_248u64);
+    assert!(json["roles"]["parameters"]["file"].as_str().unwrap().ends_with("Llama-2-7b-hf/config.json"));
+    // A hub id of another organisation is another model, not a folder name (no guessing).
+    write(&dir, "hub.yaml", "model_name_or_path: someone/Llama-2-7b-hf\nper_device_train_batch_size: 4\nnum_train_epochs: 1\n");
+    let (json, _) = show(&dir, "hub.yaml", &[]);
+    assert!(json["roles"].get("parameters").is_none());
+}
+
+#[test]
 fn the_hugging_face_cache_is_read_and_its_location_never_shown() {
     // The cache lies outside the project (as `~/.cache/huggingface` does): the one
     // folder outside it that trainlint reads.
@@ -137,6 +159,23 @@ fn an_unknown_model_is_not_estimated_and_never_fits() {
     assert!(mem004["message"].as_str().unwrap().contains("`my-org/my-model` is not in the model catalog"));
     assert_eq!((mem004["line"].as_u64(), mem004["column"].as_u64()), (Some(1), Some(13)));
     assert!(mem004["help"].as_str().unwrap().contains("`base_model`"));
+}
+
+#[test]
+fn a_known_unsupported_architecture_says_so() {
+    let dir = common::fresh_dir("models-unsupported");
+    write(&dir, "a.yml", "base_model: tiiuae/Falcon-H1-7B-Base\nmicro_batch_size: 2\nsequence_len: 2048\nbf16: true\n");
+    let json = check_4090(&dir, "a.yml");
+    let mem004 = json["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "MEM004").expect("MEM004");
+    let message = mem004["message"].as_str().unwrap();
+    assert!(message.contains("`tiiuae/Falcon-H1-7B-Base` is a known Falcon-H1 architecture that the memory model does not support"), "{message}");
+    assert!(message.contains("Mamba2") && !message.contains("not in the model catalog"), "{message}");
+    assert_eq!((mem004["line"].as_u64(), mem004["column"].as_u64()), (Some(1), Some(13)));
+    // Nothing is filled from a guess, and `show` says the same.
+    let (json, _) = show(&dir, "a.yml", &[]);
+    assert!(json["roles"].get("parameters").is_none());
+    let text = common::stdout(&run(&dir, &["show", "a.yml"]));
+    assert!(text.contains("a known Falcon-H1 architecture not supported by the memory model"), "{text}");
 }
 
 /// Runs trainlint in `dir` with an empty Hugging Face cache: what the developer's cache holds never matters.

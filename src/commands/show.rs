@@ -121,6 +121,12 @@ fn human(resolved: &ResolvedConfig, sets: &[(String, String)]) -> String {
             let why = why.as_deref().map(|w| format!(" ({w})")).unwrap_or_default();
             out.push_str(&format!("  model: `{name}` is not in the model catalog and no local config.json was found{why}\n"));
         }
+        Some(ModelLookup::Unsupported { name, known }) => {
+            out.push_str(&format!(
+                "  model: `{name}` is {}, a known {} architecture not supported by the memory model ({}); no local config.json was found\n",
+                known.id, known.family, known.reason
+            ));
+        }
         None => {}
     }
     let b = &resolved.batch;

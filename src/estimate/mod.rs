@@ -91,6 +91,15 @@ pub fn unknown_model(name: &str, why: Option<&str>) -> String {
     format!("model `{name}` is not in the model catalog and no local config.json describes it{why}, so its parameter count and shape are unknown")
 }
 
+/// The reason a known model whose architecture the memory model does not support gives (MEM004's message).
+pub fn unsupported_model(name: &str, known: &crate::model::Unsupported) -> String {
+    let id = if known.id.eq_ignore_ascii_case(name) { String::new() } else { format!(" ({})", known.id) };
+    format!(
+        "model `{name}`{id} is a known {} architecture that the memory model does not support ({}), so its parameter count and shape are unknown",
+        known.family, known.reason
+    )
+}
+
 /// A config that trains only part of the model without a stated trainable share,
 /// where the share cannot be derived: LoRA/QLoRA/DoRA adapters are counted from
 /// their rank and target modules on the model's architecture (`parts::adapters`),
@@ -182,6 +191,12 @@ impl MemoryModel {
             && let Some(ModelLookup::Unknown { name, why }) = &resolved.model
         {
             return Err(NotEstimable(unknown_model(name, why.as_deref())));
+        }
+        if run.parameters.is_none()
+            && points.is_empty()
+            && let Some(ModelLookup::Unsupported { name, known }) = &resolved.model
+        {
+            return Err(NotEstimable(unsupported_model(name, known)));
         }
         if points.is_empty()
             && let Some(reason) = partial_training(resolved)

@@ -1,5 +1,5 @@
 //! The model catalog: architectures of the models people fine-tune, compiled
-//! into the binary from `data/models.json` (139 entries, each with the source
+//! into the binary from `data/models.json` (162 entries, each with the source
 //! its numbers were read from; `data/README.md` explains every field), and the
 //! exact parameter count of an architecture (`params`).
 //!
@@ -9,6 +9,8 @@
 //! components are one of those — case-insensitively and nothing looser: an
 //! unknown name is unknown. `local` reads a `config.json` on disk (a model
 //! folder, or the Hugging Face cache) for names the catalog does not have.
+//! `unsupported` names the models the catalog knows but cannot price
+//! (`data/unsupported.json`: Mamba and convolution hybrids, Gemma 4/3n, BitNet).
 
 pub mod local;
 pub mod params;
@@ -241,6 +243,51 @@ pub enum ComponentKind {
     EmbeddingRows,
 }
 
+/// Models the catalog knows by name but whose architecture the parameter count
+/// cannot describe (`data/unsupported.json`, written by `data/build_catalog.py`
+/// from its `UNSUPPORTED` list): hybrids with Mamba or convolution mixers,
+/// Gemma 4/3n, BitNet checkpoints. They have no entry, because any entry would be
+/// a guess; the lookup says what they are so that a message can be honest.
+const UNSUPPORTED_JSON: &str = include_str!("../../data/unsupported.json");
+
+/// A known model whose architecture the memory model does not support.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Unsupported {
+    /// The Hugging Face hub id.
+    pub id: String,
+    pub aliases: Vec<String>,
+    /// The architecture family (`Falcon-H1`, `Gemma 4`, ...).
+    pub family: String,
+    /// What the architecture has that the parameter count has no layer type for.
+    pub reason: String,
+}
+
+fn unsupported_list() -> &'static [Unsupported] {
+    static LIST: OnceLock<Vec<Unsupported>> = OnceLock::new();
+    // Part of the source tree and checked by the tests: a parse error is a build defect.
+    LIST.get_or_init(|| serde_json::from_str(UNSUPPORTED_JSON).expect("data/unsupported.json parses (tested)"))
+}
+
+/// The known-unsupported model a name refers to, by the rules of `lookup` short of
+/// the basename: the whole name (id or alias), or for a path its last two
+/// components, case-insensitively. Only for names `lookup` does not find.
+pub fn unsupported(name: &str) -> Option<&'static Unsupported> {
+    let trimmed = name.trim().trim_end_matches('/');
+    if trimmed.is_empty() {
+        return None;
+    }
+    let matches = |candidate: &str| unsupported_list().iter().find(|u| std::iter::once(&u.id).chain(&u.aliases).any(|n| n.eq_ignore_ascii_case(candidate)));
+    if let Some(found) = matches(trimmed) {
+        return Some(found);
+    }
+    if !is_path(trimmed) {
+        return None;
+    }
+    let parts: Vec<&str> = trimmed.split(['/', '\\']).filter(|p| !p.is_empty() && *p != ".").collect();
+    (parts.len() >= 2).then(|| format!("{}/{}", parts[parts.len() - 2], parts[parts.len() - 1])).and_then(|org_name| matches(&org_name))
+}
+
 /// The catalog and its name index, built once.
 struct Catalog {
     entries: Vec<Entry>,
@@ -385,6 +432,26 @@ mod tests {
         assert_eq!(lookup("checkpoints/meta-llama/Llama-2-7b-hf"), Some((by_id("meta-llama/Llama-2-7b-hf").unwrap(), Match::PathOrgName)));
         assert_eq!(lookup("/data/models/Llama-2-7b-hf/"), Some((by_id("meta-llama/Llama-2-7b-hf").unwrap(), Match::PathBasename)));
         assert_eq!(id("./Meta-Llama-3.1-8B-Instruct"), Some("meta-llama/Llama-3.1-8B"));
+    }
+
+    #[test]
+    fn known_unsupported_architectures_are_named_not_priced() {
+        assert!(!unsupported_list().is_empty());
+        for known in unsupported_list() {
+            assert!(!known.reason.trim().is_empty() && !known.family.trim().is_empty(), "{}", known.id);
+            for name in std::iter::once(&known.id).chain(&known.aliases) {
+                assert!(lookup(name).is_none(), "{name} is both a catalog name and known-unsupported");
+                assert_eq!(unsupported(name).map(|u| u.id.as_str()), Some(known.id.as_str()), "{name}");
+            }
+        }
+        let falcon = unsupported("TIIUAE/falcon-h1-7b-base").expect("case-insensitive");
+        assert_eq!(falcon.family, "Falcon-H1");
+        assert!(falcon.reason.contains("Mamba2"));
+        assert_eq!(unsupported("/models/tiiuae/Falcon-H1-7B-Base/").map(|u| u.id.as_str()), Some("tiiuae/Falcon-H1-7B-Base"));
+        // Nothing looser than the names listed.
+        assert!(unsupported("tiiuae/Falcon-H1-7B-Base-v2").is_none());
+        assert!(unsupported("someone/Falcon-H1-7B-Base").is_none());
+        assert!(unsupported("meta-llama/Llama-3.1-8B").is_none());
     }
 
     #[test]

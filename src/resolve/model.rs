@@ -21,6 +21,10 @@ pub enum ModelOrigin {
     ConfigJson { display: String },
     /// The manifest's `[models]` entry names a catalog model with the same architecture.
     ManifestSameAs,
+    /// A path with no readable config.json whose last component(s) are a catalog name
+    /// (`/data/models/Llama-2-7b-hf`, a torchtune `checkpoint_dir`): the shape is
+    /// assumed from the folder's name.
+    FolderName,
 }
 
 /// The architecture behind a named model.
@@ -38,7 +42,7 @@ impl ModelFacts {
     /// `catalog:<id>` or the config.json's path: the `file` of a role it gives, in `show --output-format json`.
     pub fn file(&self) -> String {
         match &self.origin {
-            ModelOrigin::Catalog | ModelOrigin::ManifestSameAs => format!("catalog:{}", self.entry.id),
+            ModelOrigin::Catalog | ModelOrigin::ManifestSameAs | ModelOrigin::FolderName => format!("catalog:{}", self.entry.id),
             ModelOrigin::ConfigJson { display } => display.clone(),
         }
     }
@@ -49,13 +53,16 @@ impl ModelFacts {
             ModelOrigin::Catalog => format!("the model catalog: {}", self.entry.id),
             ModelOrigin::ConfigJson { display } => format!("the model's config.json: {display}"),
             ModelOrigin::ManifestSameAs => format!("the model catalog: {} (the manifest's [models] `same-as`)", self.entry.id),
+            ModelOrigin::FolderName => {
+                format!("the model catalog: {} (assumed from the folder's name `{}`: no config.json there)", self.entry.id, self.name)
+            }
         }
     }
 
     /// Where the numbers were read.
     pub fn source(&self) -> &str {
         match &self.origin {
-            ModelOrigin::Catalog | ModelOrigin::ManifestSameAs => &self.entry.source,
+            ModelOrigin::Catalog | ModelOrigin::ManifestSameAs | ModelOrigin::FolderName => &self.entry.source,
             ModelOrigin::ConfigJson { .. } => "config.json fields; parameter count computed by trainlint (model::params)",
         }
     }
@@ -69,6 +76,12 @@ pub enum ModelLookup {
     Unknown {
         name: String,
         why: Option<String>,
+    },
+    /// A model the catalog knows by name whose architecture the memory model does not
+    /// support (`model::unsupported`), and no readable config.json.
+    Unsupported {
+        name: String,
+        known: &'static model::Unsupported,
     },
 }
 
@@ -122,13 +135,25 @@ fn find(name: &str, source: &Arc<SourceFile>, settings: &Settings) -> ModelLooku
             _ => unknown("the manifest's [models] entry needs exactly one of `same-as` and `config`".into()),
         };
     }
-    if let Some((entry, _)) = model::lookup(name) {
-        return found(entry.clone(), ModelOrigin::Catalog);
-    }
     let dir = source.path().parent().unwrap_or(std::path::Path::new("."));
+    match model::lookup(name) {
+        Some((entry, model::Match::Name)) => return found(entry.clone(), ModelOrigin::Catalog),
+        // A path matched by its last component(s): the folder's own config.json, when it is
+        // there and readable, says more than its name; else the name is the assumption.
+        Some((entry, _)) => {
+            return match model::local::find(name, dir, &settings.loader) {
+                Some(Ok(local)) => found(local.entry, ModelOrigin::ConfigJson { display: local.display }),
+                _ => found(entry.clone(), ModelOrigin::FolderName),
+            };
+        }
+        None => {}
+    }
     match model::local::find(name, dir, &settings.loader) {
         Some(Ok(local)) => found(local.entry, ModelOrigin::ConfigJson { display: local.display }),
         Some(Err(why)) => unknown(why),
-        None => ModelLookup::Unknown { name: name.to_owned(), why: None },
+        None => match model::unsupported(name) {
+            Some(known) => ModelLookup::Unsupported { name: name.to_owned(), known },
+            None => ModelLookup::Unknown { name: name.to_owned(), why: None },
+        },
     }
 }

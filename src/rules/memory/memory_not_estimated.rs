@@ -9,7 +9,9 @@ declare_rule! {
     /// ## What it does
     /// Says, once per config, that memory could not be estimated for its GPU
     /// targets, and why: the config names a model that is neither in the model
-    /// catalog nor described by a local config.json; or it trains only part of
+    /// catalog nor described by a local config.json, or one the catalog knows as
+    /// an architecture the memory model does not support (a Mamba or
+    /// convolution hybrid, Gemma 4); or it trains only part of
     /// the model (`adapter: lora`, `finetuning_type: lora`, a `lora_` model
     /// builder, TRL `use_peft`) without stating the trainable share, which the
     /// memory model does not derive yet; or it states a setting the memory
@@ -93,6 +95,19 @@ pub fn diagnostic(resolved: &ResolvedConfig, reason: &str) -> Diagnostic {
                 "describe it in the manifest: `[models.\"{name}\"]` with `same-as = \"<a catalog model with the same architecture>\"` or `config = \"<path to its config.json>\"`; or point `{}` at a local folder that holds its config.json, or put that file in the Hugging Face cache (`huggingface-cli download {name} config.json`)",
                 named.path
             ));
+    }
+    if let Some(ModelLookup::Unsupported { name, known }) = &resolved.model
+        && let Some(named) = resolved.role(Role::Model)
+        && reason == crate::estimate::unsupported_model(name, known)
+    {
+        let mut diagnostic = Diagnostic::new(MemoryNotEstimated, &named.file, named.span.clone(), format!("memory not estimated: {reason}"));
+        diagnostic.stage = resolved.stage.clone();
+        return diagnostic
+            .with_label("architecture not supported by the memory model")
+            .with_note("the model catalog lists this model as known but lacking a layer type the parameter count needs (data/unsupported.json); trainlint does not price it as a similar transformer")
+            .with_help(
+                "state the parameter count and shape as roles (`parameters`, `hidden_size`, `layers`, `heads`, `vocab_size`; the manifest's `[bindings]` maps them to keys of this file), or add measured peaks as `[[calibration]]` in the manifest",
+            );
     }
     if crate::estimate::partial_training(resolved).as_deref() == Some(reason)
         && let Some(adapter) = resolved.role(Role::Adapter)
