@@ -69,28 +69,30 @@ pub fn longest_sequence(resolved: &ResolvedConfig, settings: &Settings, gpu: &Gp
     }
     let cap = facts(resolved).map(|f| f.entry.max_positions).filter(|m| *m > 0).unwrap_or(MAX_SEQUENCE).min(MAX_SEQUENCE);
     let usable = gpu.memory_bytes() as f64 * margin;
-    let build = |tokens: u64| -> Option<(MemoryModel, ResolvedConfig)> {
-        let view = with_sequence_length(resolved, tokens);
-        let model = MemoryModel::build(&view, settings, Some(gpu)).ok()?;
-        model.activations_complete.then_some((model, view))
+    // One copy of the view, its sequence length set for each length tried (the tree is
+    // large; a copy per bisection step was most of `check`'s time on the corpus).
+    let mut view = with_sequence_length(resolved, SEQUENCE_STEP);
+    let template = view.roles[&Role::SequenceLength].clone();
+    let mut build = |tokens: u64| -> Option<MemoryModel> {
+        view.roles.insert(Role::SequenceLength, RoleValue { value: tokens.into(), path: format!("(solved: {tokens} tokens)"), ..template.clone() });
+        MemoryModel::build(&view, settings, Some(gpu)).ok().filter(|model| model.activations_complete)
     };
-    let fits = |tokens: u64| build(tokens).is_some_and(|(model, _)| model.total(micro) <= usable);
     let steps = cap / SEQUENCE_STEP;
     if steps == 0 {
         return None;
     }
-    if !fits(SEQUENCE_STEP) {
-        let (model, resolved) = build(SEQUENCE_STEP)?;
-        return Some(Err(Box::new(Solved { value: SEQUENCE_STEP, model, resolved, at_sequence: None })));
+    if !build(SEQUENCE_STEP).is_some_and(|model| model.total(micro) <= usable) {
+        let model = build(SEQUENCE_STEP)?;
+        return Some(Err(Box::new(Solved { value: SEQUENCE_STEP, model, resolved: with_sequence_length(resolved, SEQUENCE_STEP), at_sequence: None })));
     }
     // Largest k in [1, steps] with k × 64 tokens fitting.
     let (mut low, mut high) = (1, steps);
     while low < high {
         let mid = low + (high - low).div_ceil(2);
-        if fits(mid * SEQUENCE_STEP) { low = mid } else { high = mid - 1 }
+        if build(mid * SEQUENCE_STEP).is_some_and(|model| model.total(micro) <= usable) { low = mid } else { high = mid - 1 }
     }
     let value = low * SEQUENCE_STEP;
-    build(value).map(|(model, resolved)| Ok(Solved { value, model, resolved, at_sequence: None }))
+    build(value).map(|model| Ok(Solved { value, model, resolved: with_sequence_length(resolved, value), at_sequence: None }))
 }
 
 /// The fewest data-parallel GPUs (up to `MAX_WORLD`) over which a sharded run whose world
@@ -108,28 +110,30 @@ pub fn smallest_world(resolved: &ResolvedConfig, settings: &Settings, gpu: &GpuT
         Some(tokens) => with_sequence_length(resolved, tokens),
         None => resolved.clone(),
     };
-    let build = |world: u64| -> Result<(MemoryModel, ResolvedConfig), NotEstimable> {
-        let mut view = base.clone();
+    // One copy of the view, its world set for each world tried.
+    let mut view = base;
+    let mut model_on = |world: u64| -> Result<MemoryModel, NotEstimable> {
         view.batch.world_size = Some(world);
-        MemoryModel::build(&view, settings, Some(gpu)).map(|model| (model, view))
+        MemoryModel::build(&view, settings, Some(gpu))
     };
-    let (widest, view) = build(MAX_WORLD).map_err(Unsolved::NotEstimable)?;
+    let widest = model_on(MAX_WORLD).map_err(Unsolved::NotEstimable)?;
     // Without activations the answer would be a lower bound on the peak: not solved.
     if !widest.activations_complete {
         return Err(Unsolved::NotEstimable(NotEstimable(super::ACTIVATIONS_UNKNOWN.into())));
     }
     if widest.total(micro) > usable {
+        view.batch.world_size = Some(MAX_WORLD);
         return Err(Unsolved::FitsNowhere(Box::new(Solved { value: MAX_WORLD, model: widest, resolved: view, at_sequence })));
     }
-    let fits = |world: u64| build(world).is_ok_and(|(model, _)| model.total(micro) <= usable);
     // Smallest W in [1, MAX_WORLD] that fits.
     let (mut low, mut high) = (1, MAX_WORLD);
     while low < high {
         let mid = low + (high - low) / 2;
-        if fits(mid) { high = mid } else { low = mid + 1 }
+        if model_on(mid).is_ok_and(|model| model.total(micro) <= usable) { high = mid } else { low = mid + 1 }
     }
-    let (model, resolved) = build(low).map_err(Unsolved::NotEstimable)?;
-    Ok(Solved { value: low, model, resolved, at_sequence })
+    let model = model_on(low).map_err(Unsolved::NotEstimable)?;
+    view.batch.world_size = Some(low);
+    Ok(Solved { value: low, model, resolved: view, at_sequence })
 }
 
 /// Why `smallest_world` found none.

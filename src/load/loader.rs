@@ -346,11 +346,31 @@ impl Loader {
     /// project folder, a file deleted since) is canonicalised on disk.
     pub fn canonical(&self, path: &Path) -> Option<PathBuf> {
         match &self.origin {
-            Origin::Disk => std::fs::canonicalize(path).ok(),
+            Origin::Disk => self.canonical_on_disk(path),
             Origin::Revision(_) => match self.entry(path) {
                 Some(entry) => Some(std::fs::canonicalize(parent(path)).ok()?.join(entry.name)),
                 None => std::fs::canonicalize(path).ok(),
             },
+        }
+    }
+
+    /// `std::fs::canonicalize`, with each folder resolved once per loader: every file of a
+    /// folder shares its folder's real path (a real path costs one `readlink` per component,
+    /// and `check` asks for several per file). The last component is still looked at each
+    /// time (a link is followed, a missing file is `None`), so the answer is the same.
+    fn canonical_on_disk(&self, path: &Path) -> Option<PathBuf> {
+        let (Some(folder), Some(name)) = (path.parent().filter(|p| !p.as_os_str().is_empty()), path.file_name()) else {
+            return std::fs::canonicalize(path).ok();
+        };
+        if path.components().next_back().is_some_and(|c| !matches!(c, std::path::Component::Normal(_))) {
+            return std::fs::canonicalize(path).ok();
+        }
+        let folder = self.memo("canonical-folder", folder, || std::fs::canonicalize(folder).ok());
+        let candidate = folder.as_ref().as_ref()?.join(name);
+        match std::fs::symlink_metadata(&candidate) {
+            Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(&candidate).ok(),
+            Ok(_) => Some(candidate),
+            Err(_) => None,
         }
     }
 

@@ -273,25 +273,61 @@ impl BatchView {
         if let Some(global) = self.global_batch.filter(|g| *g > 0) {
             tried.extend(divisors(global));
         }
+        // One trial per world (1,024 and more per config): built from the values the
+        // derivation reads, not by cloning the whole view, and the worlds collected in
+        // order (a set built from sorted values in one pass).
         let on = |world: u64| {
-            let mut trial = BatchView { world_size: Some(world), derived: BTreeMap::new(), problem: None, effective_batch: None, worlds: None, ..self.clone() };
+            let mut trial = BatchView {
+                micro_batch: self.micro_batch,
+                accumulation: self.accumulation,
+                global_batch: self.global_batch,
+                world_size: Some(world),
+                world_source: self.world_source,
+                effective_batch: None,
+                derived: BTreeMap::new(),
+                auto: self.auto.clone(),
+                target: self.target,
+                problem: None,
+                floored: None,
+                worlds: None,
+                launcher: None,
+            };
             trial.derive(semantics, false);
             trial
         };
-        let mut holds = BTreeSet::new();
-        let mut reaches = BTreeSet::new();
+        let mut any_holds = false;
+        let mut reaches = Vec::new();
+        // Without a global batch nothing divides by the world: a problem on a world of 1 is
+        // the problem on every world, and the effective batch is that of 1 times W (when the
+        // product cannot overflow on the largest world tried). Computed once, not per world.
+        let largest = tried.last().copied().unwrap_or(1);
+        if self.global_batch.is_none() && !semantics.global_split_over_world {
+            let one = on(1);
+            let fits = one.effective_batch.is_none_or(|e| e.checked_mul(largest).is_some());
+            if fits {
+                if one.problem.is_none() {
+                    reaches.extend(tried.iter().copied().filter(|w| self.target.is_none_or(|t| one.effective_batch.map(|e| e * w) == Some(t))));
+                } else {
+                    self.problem = one.problem;
+                }
+                let reaches: BTreeSet<u64> = reaches.into_iter().collect();
+                self.worlds = Some(Worlds::from_set(&reaches, &tried));
+                return;
+            }
+        }
         for world in &tried {
             let trial = on(*world);
             if trial.problem.is_none() {
-                holds.insert(*world);
+                any_holds = true;
                 if self.target.is_none_or(|target| trial.effective_batch == Some(target)) {
-                    reaches.insert(*world);
+                    reaches.push(*world);
                 }
             }
         }
-        if holds.is_empty() {
+        if !any_holds {
             self.problem = on(1).problem;
         }
+        let reaches: BTreeSet<u64> = reaches.into_iter().collect();
         self.worlds = Some(Worlds::from_set(&reaches, &tried));
     }
 
