@@ -44,7 +44,8 @@ fn score_bytes(run: &Run, keeps_scores: bool, attention: &str, heads: f64, s: f6
 }
 
 /// Korthikanti et al. 2022, Table 2 (FACTS.md §4), per micro-batch sample, bytes:
-/// per layer s·h·(34 + 5·a·s/h) for 16-bit activations without parallelism; SDPA and
+/// per layer s·h·(34 + 5·a·s/h) for 16-bit activations without parallelism (the s×s part
+/// as `score_bytes` counts it, 6·a·s² for eager attention); SDPA and
 /// flash attention do not keep the s×s scores (drop 5·a·s/h); selective recompute
 /// keeps 34·s·h; full checkpointing keeps the layer input 2·s·h per layer plus one
 /// layer's full activations while it is recomputed.
@@ -112,7 +113,8 @@ impl MemoryComponent for TransformerActivations {
         let scores = score_bytes(run, keeps_scores, attention, heads, s, notes);
         let (layer, formula) = match run.entry {
             Some(entry) => (per_layer(entry, run, s), "saved tensors of the model's layer (norms, q/k/v, attention output, MLP)"),
-            None => (s * h * 34.0, "s·h·(34 + 5·a·s/h)"),
+            // Korthikanti's 34·s·h; the s×s matrices as `score_bytes` counts them.
+            None => (s * h * 34.0, "s·h·34 + the attention matrices"),
         };
         let factor = dtype_factor(run.precision);
         // Autocast over fp32 weights (a full fine-tune in mixed precision without FSDP or
