@@ -595,3 +595,27 @@ fn llama_factory_defaults_bind_where_the_keys_are_absent() {
     write(&dir, "off.yaml", &format!("{text}disable_gradient_checkpointing: true\n"));
     assert!(bytes(&estimate(&dir, &["--gpu", "rtx-4090", "off.yaml"]), "activations (transformer)") > 0.0);
 }
+
+/// Axolotl loads a full fine-tune with `bf16: true` in bf16 (`normalize_config`'s `torch_dtype`)
+/// and keeps `embed_tokens` and `lm_head` in fp32 unless the attention needs one dtype
+/// (`_convert_embedding_modules_dtype`): bf16 weights, gradients and AdamW states, fp32 for
+/// the embeddings and head, not fp32 master weights for all of it.
+#[test]
+fn an_axolotl_full_fine_tune_in_bf16_keeps_its_embeddings_in_fp32() {
+    let dir = common::fresh_dir("models-axolotl-fft");
+    let text = "base_model: meta-llama/Llama-3.1-8B\nmicro_batch_size: 1\ngradient_accumulation_steps: 4\nsequence_len: 2048\nbf16: true\ngradient_checkpointing: true\noptimizer: adamw_torch\n";
+    write(&dir, "fft.yml", text);
+    let fft = estimate(&dir, &["--gpu", "h100-sxm", "fft.yml"]);
+    // Llama-3.1-8B: 8,030,261,248 parameters; embeddings and head 2 × 128,256 × 4,096.
+    let (all, fp32) = (8_030_261_248.0, 2.0 * 128_256.0 * 4_096.0);
+    assert_eq!(bytes(&fft, "weights"), all * 2.0 + fp32 * 2.0, "{fft:#}");
+    assert_eq!(bytes(&fft, "gradients"), all * 2.0 + fp32 * 2.0);
+    assert_eq!(bytes(&fft, "optimizer states"), all * 4.0 + fp32 * 4.0);
+    // Flash attention needs one dtype: the loader casts them back to bf16.
+    write(&dir, "flash.yml", &format!("{text}flash_attention: true\n"));
+    assert_eq!(bytes(&estimate(&dir, &["--gpu", "h100-sxm", "flash.yml"]), "weights"), all * 2.0);
+    // With an adapter the base is frozen and PEFT's adapters train in fp32 under autocast: unchanged.
+    write(&dir, "lora.yml", &format!("{text}adapter: lora\nlora_r: 16\nlora_target_linear: true\n"));
+    let lora = estimate(&dir, &["--gpu", "h100-sxm", "lora.yml"]);
+    assert_eq!(bytes(&lora, "weights (frozen base)"), all * 2.0, "{lora:#}");
+}

@@ -68,6 +68,7 @@ impl Framework for Axolotl {
         if root.get("bf16").and_then(Node::as_str).is_some_and(|s| s.eq_ignore_ascii_case("auto")) && !super::truthy(root, "pure_bf16") && !fp16_off {
             out.push(Role::Precision, "bf16-or-16-mixed".into(), "bf16");
         }
+        full_finetune_dtypes(root, &mut out);
         super::hf_trainer::switches(root, &mut out);
         // A 4/8-bit base under an adapter is prepared with PEFT's `prepare_model_for_kbit_training`
         // (axolotl `loaders/model.py` `_prepare_model_for_quantization`: skipped only for Qwen-1
@@ -119,5 +120,31 @@ impl Framework for Axolotl {
     /// `fsdp` and `fsdp_config` on to TrainingArguments.
     fn memory_unmodelled(&self, root: &Node) -> Option<super::Unmodelled> {
         super::hf_trainer::sharding_unmodelled(root)
+    }
+}
+
+/// A full fine-tune with `bf16: true` (no adapter, no FSDP or DeepSpeed) trains a model loaded in
+/// bf16, not fp32 master weights under autocast: `normalize_config` sets `torch_dtype =
+/// torch.bfloat16` and the model loader passes it to `from_pretrained` (axolotl
+/// `utils/config/__init__.py`, `loaders/model.py`), so the weights, their gradients and AdamW's
+/// states (PyTorch keeps them in the parameter's dtype) are bf16. The loader then keeps
+/// `embed_tokens`, `lm_head` and the norms in fp32 (`_convert_embedding_modules_dtype`) unless the
+/// attention implementation needs one dtype (`attn_needs_dtype_cast`: anything but SDPA and eager,
+/// i.e. flash attention) or Cut Cross-Entropy is on; HF Trainer's autocast bridges the two.
+/// Read in axolotl 0.18.0's source as a public analysis quotes it (line numbers there).
+fn full_finetune_dtypes(root: &Node, out: &mut DerivedRoles) {
+    let bf16 = root.get("bf16").is_some_and(|n| n.value == crate::load::Value::Bool(true) || n.as_str() == Some("true"));
+    let adapter = root.get("adapter").is_some_and(|n| n.as_str().is_some_and(|a| !a.trim().is_empty()));
+    let sharded = ["fsdp", "fsdp_config", "deepspeed"].into_iter().any(|k| root.get(k).is_some_and(|n| !matches!(n.value, crate::load::Value::Null)));
+    if !bf16 || adapter || sharded || super::truthy(root, "pure_bf16") {
+        return;
+    }
+    out.push(Role::Precision, "bf16-true".into(), "bf16");
+    let attention = root.get("attn_implementation").and_then(Node::as_str);
+    let one_dtype = super::truthy(root, "flash_attention")
+        || super::truthy(root, "cut_cross_entropy")
+        || attention.is_some_and(|a| !matches!(a, "sdpa" | "eager"));
+    if !one_dtype {
+        out.push(Role::Fp32Embeddings, true.into(), "bf16");
     }
 }

@@ -11,7 +11,7 @@ pub const NATIVE: Dialect = Dialect(&Native);
 
 pub struct Native;
 
-pub const BINDINGS: [(Role, &str); 36] = [
+pub const BINDINGS: [(Role, &str); 37] = [
     (Role::MicroBatch, "batch.micro_batch"),
     (Role::Accumulation, "batch.accumulation"),
     (Role::GlobalBatch, "batch.global_batch"),
@@ -38,6 +38,7 @@ pub const BINDINGS: [(Role, &str); 36] = [
     (Role::LearningRate, "learning_rate"),
     (Role::BaseWeights, "model.base_weights"),
     (Role::KbitPrepare, "model.kbit_prepare"),
+    (Role::Fp32Embeddings, "model.fp32_embeddings"),
     (Role::LargestLayerParameters, "model.largest_layer_parameters"),
     (Role::OffloadOptimizer, "sharding.offload_optimizer"),
     (Role::OffloadParams, "sharding.offload_params"),

@@ -54,13 +54,15 @@ pub enum Role {
     OptimizerInBackward,
     // A 4/8-bit base prepared for training: its other parameters cast to fp32 (a boolean).
     KbitPrepare,
+    // A 16-bit model whose embeddings and output head stay fp32 (a boolean).
+    Fp32Embeddings,
     // A preference objective (typed `Preference`: dpo, orpo, simpo, kto, reward): paired
     // chosen/rejected sequences, and a frozen reference model for DPO and KTO.
     Preference,
 }
 
 impl Role {
-    pub const ALL: [Role; 36] = [
+    pub const ALL: [Role; 37] = [
         Role::MicroBatch,
         Role::Accumulation,
         Role::GlobalBatch,
@@ -96,6 +98,7 @@ impl Role {
         Role::Logits,
         Role::OptimizerInBackward,
         Role::KbitPrepare,
+        Role::Fp32Embeddings,
         Role::Preference,
     ];
 
@@ -136,6 +139,7 @@ impl Role {
             Role::Logits => "logits",
             Role::OptimizerInBackward => "optimizer_in_backward",
             Role::KbitPrepare => "kbit_prepare",
+            Role::Fp32Embeddings => "fp32_embeddings",
             Role::Preference => "preference",
         }
     }

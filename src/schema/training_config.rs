@@ -213,6 +213,12 @@ pub struct Model {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-trainlint" = {"role": "kbit_prepare"}))]
     pub kbit_prepare: Option<bool>,
+    /// Whether a model trained in 16-bit (`bf16-true`) keeps its embeddings and output head
+    /// in fp32: Axolotl loads a full fine-tune in bf16 and leaves `embed_tokens`, `lm_head` and
+    /// the norms in fp32 unless the attention needs one dtype (flash attention). Default: false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-trainlint" = {"role": "fp32_embeddings"}))]
+    pub fp32_embeddings: Option<bool>,
     /// What the fine-tune trains: every parameter (`full`, the default) or adapters on a frozen base.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-trainlint" = {"role": "adapter"}))]

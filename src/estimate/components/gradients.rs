@@ -43,9 +43,13 @@ impl MemoryComponent for Gradients {
                 format!("one parameter's gradient at a time (optimizer in the backward): largest {largest} × {per_param} B"),
             )]);
         }
-        Ok(vec![
-            Term::fixed("gradients", trainable * per_param / run.zero_divisor(State::Gradients), format!("trainable parameters × {per_param} B"))
-                .live(Live::Gradients),
-        ])
+        // Embeddings and head kept in fp32 (`fp32_embeddings`): their gradients are fp32 too.
+        let fp32 = run.fp32_part();
+        let text = if fp32 > 0.0 {
+            format!("trainable parameters × {per_param} B, the embeddings and head × {} B", 2.0 * per_param)
+        } else {
+            format!("trainable parameters × {per_param} B")
+        };
+        Ok(vec![Term::fixed("gradients", (trainable + fp32) * per_param / run.zero_divisor(State::Gradients), text).live(Live::Gradients)])
     }
 }

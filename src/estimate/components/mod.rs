@@ -249,6 +249,20 @@ impl<'a> Run<'a> {
         self.parts.as_ref().map(|p| p.trainable)
     }
 
+    /// The parameters a 16-bit model keeps in fp32 (role `fp32_embeddings`: the input
+    /// embedding and the output head, V × h each, once when tied), where the model's shape is
+    /// known and the run trains every parameter in pure 16-bit; 0 otherwise. The components
+    /// price them at twice the 16-bit bytes (weights, gradients, AdamW states, the step's workspace).
+    pub fn fp32_part(&self) -> f64 {
+        let on = self.resolved.role(Role::Fp32Embeddings).and_then(|v| v.value.as_bool()) == Some(true);
+        match (on, self.entry, &self.parts) {
+            (true, Some(e), Some(p)) if matches!(self.precision, Precision::True(_)) && !p.added => {
+                ((e.vocab_size * e.hidden_size) as f64 * if e.tie_embeddings { 1.0 } else { 2.0 }).min(p.trainable)
+            }
+            _ => 0.0,
+        }
+    }
+
     /// A quantized base trained under mixed precision and prepared for it (role
     /// `kbit_prepare`, which the dialects that call PEFT's `prepare_model_for_kbit_training`
     /// bind: Axolotl's model loader; TRL `SFTTrainer._prepare_peft_model` too), which casts every parameter that is not 4/8-bit

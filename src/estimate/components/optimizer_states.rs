@@ -46,11 +46,15 @@ impl MemoryComponent for OptimizerStates {
         // PyTorch keeps full-precision states in the parameter's dtype (`torch.optim.AdamW`
         // `_init_group`: `exp_avg = torch.zeros_like(p)`): half the bytes when the trained
         // parameters are 16-bit (pure bf16/fp16). 8-bit states are 8-bit whatever the dtype.
-        let per_param = if matches!(run.precision, Precision::True(_)) && per_param >= 4.0 { per_param / 2.0 } else { per_param };
-        Ok(vec![Term::fixed(
-            "optimizer states",
-            trainable * per_param / run.zero_divisor(State::Optimizer),
-            format!("trainable parameters × {per_param} B ({name})"),
-        )])
+        let halved = matches!(run.precision, Precision::True(_)) && per_param >= 4.0;
+        let per_param = if halved { per_param / 2.0 } else { per_param };
+        // Embeddings and head kept in fp32 (`fp32_embeddings`): their states are fp32.
+        let fp32 = if halved { run.fp32_part() } else { 0.0 };
+        let text = if fp32 > 0.0 {
+            format!("trainable parameters × {per_param} B ({name}), the embeddings and head × {} B", 2.0 * per_param)
+        } else {
+            format!("trainable parameters × {per_param} B ({name})")
+        };
+        Ok(vec![Term::fixed("optimizer states", (trainable + fp32) * per_param / run.zero_divisor(State::Optimizer), text)])
     }
 }

@@ -23,6 +23,11 @@ fn foreach_adam(name: &str) -> bool {
         && !name.eq_ignore_ascii_case("adamw_hf")
 }
 
+/// The workspace's bytes per parameter: the state dtype (the parameter's in pure 16-bit).
+fn per_param_of(run: &Run) -> f64 {
+    if matches!(run.precision, Precision::True(_)) { 2.0 } else { 4.0 }
+}
+
 impl MemoryComponent for OptimizerStep {
     fn id(&self) -> &'static str {
         "optimizer-step"
@@ -42,13 +47,17 @@ impl MemoryComponent for OptimizerStep {
         // `_foreach_sqrt` of the second moments: one new tensor per parameter, in the
         // state's dtype (the parameter's: fp32, or 16-bit in pure 16-bit training),
         // for all parameters of a device and dtype at once; freed when the step ends.
-        let per = if matches!(run.precision, Precision::True(_)) { 2.0 } else { 4.0 };
+        let per = per_param_of(run);
+        // Embeddings and head kept in fp32 (`fp32_embeddings`): their √v is fp32.
+        let fp32 = run.fp32_part();
+        let and_fp32 = if fp32 > 0.0 { format!(", the embeddings and head × {} B", 2.0 * per_param_of(run)) } else { String::new() };
+        let trainable = trainable + fp32;
         let divisor = run.zero_divisor(State::Optimizer);
         Ok(vec![
             Term::fixed(
                 "optimizer step workspace",
                 trainable * per / divisor,
-                format!("trainable parameters × {per} B (foreach AdamW's √v, during the step only)"),
+                format!("trainable parameters × {per} B{and_fp32} (foreach AdamW's √v, during the step only)"),
             )
             .live(Live::Step),
         ])

@@ -9,8 +9,9 @@ use crate::schema::typed::{ActivationCheckpointing, Attention, Precision};
 /// Whether the residual stream is fp32 under autocast (see `terms`).
 fn fp32_residual(run: &Run) -> bool {
     let mixed = matches!(run.precision, Precision::Mixed(_) | Precision::Fp8Mixed) && !run.fsdp && run.zero_stage == 0;
-    // A full model's fp32 weights, or a k-bit base whose embedding was cast to fp32.
-    mixed && (!run.parts.as_ref().is_some_and(|p| p.added) || run.kbit_prepared())
+    // A full model's fp32 weights, a k-bit base whose embedding was cast to fp32, or a 16-bit
+    // model whose embedding stayed fp32 (`fp32_embeddings`).
+    (mixed && (!run.parts.as_ref().is_some_and(|p| p.added) || run.kbit_prepared())) || run.fp32_part() > 0.0
 }
 
 /// Bytes per layer and sample of the s×s attention matrices the backward keeps:

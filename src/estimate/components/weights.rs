@@ -135,7 +135,15 @@ impl MemoryComponent for Weights {
             Some(q) => parts.quantized * quantized_bytes(q) + parts.trainable * per_param,
             None => parts.trainable * per_param + parts.frozen * frozen_bytes(run.precision, false),
         };
-        out.push(Term::fixed("weights", weights / divisor, format!("parameters × {per_param} B ({})", describe(run.precision))));
+        // Embeddings and head kept in fp32 in a 16-bit model (`fp32_embeddings`): twice the bytes.
+        let fp32 = run.fp32_part();
+        let weights = weights + fp32 * per_param;
+        let what = if fp32 > 0.0 {
+            format!("parameters × {per_param} B ({}), the embeddings and head × {} B (fp32)", describe(run.precision), 2.0 * per_param)
+        } else {
+            format!("parameters × {per_param} B ({})", describe(run.precision))
+        };
+        out.push(Term::fixed("weights", weights / divisor, what));
         gathered(run, parts, frozen_bytes(run.precision, true), quantization, &mut out);
         Ok(out)
     }
