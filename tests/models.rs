@@ -541,19 +541,10 @@ fn an_unbounded_sequence_length_is_solved_for() {
     // `check` says the bound in MEM004.
     let json = check_4090(&dir, "8B_lora_single_device.yaml");
     let mem004 = json["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "MEM004").cloned().unwrap_or_else(|| panic!("{json:#}"));
-    assert!(mem004["message"].as_str().unwrap().contains(&format!("sequences up to {} tokens fit at micro batch 2", thousands(tokens))), "{mem004:#}");
-}
-
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    assert!(
+        mem004["message"].as_str().unwrap().contains(&format!("sequences up to {} tokens fit at micro batch 2", trainlint::model::thousands(tokens))),
+        "{mem004:#}"
+    );
 }
 
 /// Both open inputs: a torchtune distributed recipe (the launcher's world) that bounds no

@@ -120,7 +120,7 @@ pub fn plan(model: &MemoryModel, resolved: &ResolvedConfig, gpu: &GpuTarget, mar
         (None, None) => {
             row.reason = Some("effective batch unknown: state a target (`effective-batch`) or the world size".to_owned());
             row.micro_batch = Some(max_fit);
-            row.why_smaller = why_smaller(max_fit, max_fit, row.max_fit, 0, 1);
+            row.why_smaller = why_smaller(max_fit, max_fit, row.max_fit, "");
             return row;
         }
     };
@@ -147,16 +147,26 @@ pub fn plan(model: &MemoryModel, resolved: &ResolvedConfig, gpu: &GpuTarget, mar
             row.peak_bytes = Some(peak);
             row.utilisation = Some(peak / row.capacity_bytes);
             row.fits = true;
-            row.why_smaller = why_smaller(micro, max_fit, row.max_fit, target, world);
+            row.why_smaller = why_smaller(micro, max_fit, row.max_fit, &kept(target, world, row.per_process.is_some()));
         }
         None => row.reason = Some(format!("no micro batch up to {max_fit} divides {target} on a world of {world}")),
     }
     row
 }
 
+/// What the plan's micro batch must divide, in words: the effective batch (on a world), or,
+/// when the launcher decides the world, micro batch × accumulation per GPU.
+fn kept(target: u64, world: u64, per_process: bool) -> String {
+    if per_process {
+        return format!("{target} samples per GPU per step (micro batch × accumulation: the world is the launcher's)");
+    }
+    let on = if world == 1 { String::new() } else { format!(" on a world of {world}") };
+    format!("the effective batch {target}{on}")
+}
+
 /// Says why the plan stops below the largest micro batch that fits: MEM002's
 /// headroom, then the effective batch the micro batch must divide.
-fn why_smaller(micro: u64, with_headroom: u64, fits: Option<u64>, target: u64, world: u64) -> Option<String> {
+fn why_smaller(micro: u64, with_headroom: u64, fits: Option<u64>, kept: &str) -> Option<String> {
     let fits = fits?;
     if micro >= fits {
         return None;
@@ -166,30 +176,39 @@ fn why_smaller(micro: u64, with_headroom: u64, fits: Option<u64>, target: u64, w
     if micro == with_headroom {
         return Some(format!("{headroom}; {most}"));
     }
-    let on = if world == 1 { String::new() } else { format!(" on a world of {world}") };
-    let divides = format!("{micro} is the largest micro batch up to {with_headroom} that divides the effective batch {target}{on}");
+    let divides = format!("{micro} is the largest micro batch up to {with_headroom} that divides {kept}");
     Some(if with_headroom < fits { format!("{divides}; {headroom}; {most}") } else { format!("{divides}; {most}") })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{best_micro, why_smaller};
+    use super::{best_micro, kept, why_smaller};
 
     #[test]
     fn the_plan_says_why_it_stops_below_the_most_that_fits() {
-        assert_eq!(why_smaller(45, 45, Some(81), 225, 1).as_deref(), Some("45 keeps 10 % headroom below usable memory (MEM002); 81 is the most that fits"));
         assert_eq!(
-            why_smaller(45, 47, Some(53), 225, 1).as_deref(),
+            why_smaller(45, 45, Some(81), &kept(225, 1, false)).as_deref(),
+            Some("45 keeps 10 % headroom below usable memory (MEM002); 81 is the most that fits")
+        );
+        assert_eq!(
+            why_smaller(45, 47, Some(53), &kept(225, 1, false)).as_deref(),
             Some(
                 "45 is the largest micro batch up to 47 that divides the effective batch 225; 47 keeps 10 % headroom below usable memory (MEM002); 53 is the most that fits"
             )
         );
         assert_eq!(
-            why_smaller(12, 20, Some(20), 96, 2).as_deref(),
+            why_smaller(12, 20, Some(20), &kept(96, 2, false)).as_deref(),
             Some("12 is the largest micro batch up to 20 that divides the effective batch 96 on a world of 2; 20 is the most that fits")
         );
-        assert_eq!(why_smaller(53, 53, Some(53), 106, 1), None);
-        assert_eq!(why_smaller(4, 4, None, 8, 1), None);
+        assert_eq!(why_smaller(53, 53, Some(53), &kept(106, 1, false)), None);
+        assert_eq!(why_smaller(4, 4, None, &kept(8, 1, false)), None);
+        // The launcher decides the world: micro batch × accumulation per GPU is what is kept.
+        assert_eq!(
+            why_smaller(4, 6, Some(7), &kept(8, 1, true)).as_deref(),
+            Some(
+                "4 is the largest micro batch up to 6 that divides 8 samples per GPU per step (micro batch × accumulation: the world is the launcher's); 6 keeps 10 % headroom below usable memory (MEM002); 7 is the most that fits"
+            )
+        );
     }
 
     #[test]

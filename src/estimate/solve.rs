@@ -30,24 +30,16 @@ pub struct Solved {
     pub at_sequence: Option<u64>,
 }
 
-/// The config with its sequence length set to `tokens`, read as written in no file.
-fn with_sequence_length(resolved: &ResolvedConfig, tokens: u64) -> ResolvedConfig {
-    let mut view = resolved.clone();
-    let template = resolved.role(Role::SequenceLength).or_else(|| resolved.role(Role::Model)).cloned();
+/// Sets the view's sequence length to `tokens`, read as written in no file (at the stated
+/// key when there is one, else at the model's).
+fn set_sequence_length(view: &mut ResolvedConfig, tokens: u64) {
+    let template = view.role(Role::SequenceLength).or_else(|| view.role(Role::Model)).cloned();
+    let path = format!("(solved: {tokens} tokens)");
     let value = match template {
-        Some(template) => RoleValue { value: tokens.into(), path: format!("(solved: {tokens} tokens)"), from_model: None, ..template },
-        None => RoleValue {
-            value: tokens.into(),
-            path: format!("(solved: {tokens} tokens)"),
-            file: Arc::clone(resolved.source()),
-            span: 0..0,
-            key_span: 0..0,
-            from_override: false,
-            from_model: None,
-        },
+        Some(template) => RoleValue { value: tokens.into(), path, from_model: None, ..template },
+        None => RoleValue { value: tokens.into(), path, file: Arc::clone(view.source()), span: 0..0, key_span: 0..0, from_override: false, from_model: None },
     };
     view.roles.insert(Role::SequenceLength, value);
-    view
 }
 
 fn facts(resolved: &ResolvedConfig) -> Option<&ModelFacts> {
@@ -71,28 +63,27 @@ pub fn longest_sequence(resolved: &ResolvedConfig, settings: &Settings, gpu: &Gp
     let usable = gpu.memory_bytes() as f64 * margin;
     // One copy of the view, its sequence length set for each length tried (the tree is
     // large; a copy per bisection step was most of `check`'s time on the corpus).
-    let mut view = with_sequence_length(resolved, SEQUENCE_STEP);
-    let template = view.roles[&Role::SequenceLength].clone();
-    let mut build = |tokens: u64| -> Option<MemoryModel> {
-        view.roles.insert(Role::SequenceLength, RoleValue { value: tokens.into(), path: format!("(solved: {tokens} tokens)"), ..template.clone() });
-        MemoryModel::build(&view, settings, Some(gpu)).ok().filter(|model| model.activations_complete)
+    let mut view = resolved.clone();
+    let build = |view: &mut ResolvedConfig, tokens: u64| -> Option<MemoryModel> {
+        set_sequence_length(view, tokens);
+        MemoryModel::build(view, settings, Some(gpu)).ok().filter(|model| model.activations_complete)
     };
     let steps = cap / SEQUENCE_STEP;
     if steps == 0 {
         return None;
     }
-    if !build(SEQUENCE_STEP).is_some_and(|model| model.total(micro) <= usable) {
-        let model = build(SEQUENCE_STEP)?;
-        return Some(Err(Box::new(Solved { value: SEQUENCE_STEP, model, resolved: with_sequence_length(resolved, SEQUENCE_STEP), at_sequence: None })));
+    let shortest = build(&mut view, SEQUENCE_STEP)?;
+    if shortest.total(micro) > usable {
+        return Some(Err(Box::new(Solved { value: SEQUENCE_STEP, model: shortest, resolved: view, at_sequence: None })));
     }
     // Largest k in [1, steps] with k × 64 tokens fitting.
     let (mut low, mut high) = (1, steps);
     while low < high {
         let mid = low + (high - low).div_ceil(2);
-        if build(mid * SEQUENCE_STEP).is_some_and(|model| model.total(micro) <= usable) { low = mid } else { high = mid - 1 }
+        if build(&mut view, mid * SEQUENCE_STEP).is_some_and(|model| model.total(micro) <= usable) { low = mid } else { high = mid - 1 }
     }
     let value = low * SEQUENCE_STEP;
-    build(value).map(|model| Ok(Solved { value, model, resolved: with_sequence_length(resolved, value), at_sequence: None }))
+    build(&mut view, value).map(|model| Ok(Solved { value, model, resolved: view, at_sequence: None }))
 }
 
 /// The fewest data-parallel GPUs (up to `MAX_WORLD`) over which a sharded run whose world
@@ -106,12 +97,11 @@ pub fn smallest_world(resolved: &ResolvedConfig, settings: &Settings, gpu: &GpuT
     let usable = gpu.memory_bytes() as f64 * margin;
     let unbounded = facts(resolved).is_some() && resolved.role(Role::SequenceLength).is_none_or(|v| v.value.is_null());
     let at_sequence = unbounded.then_some(SEQUENCE_STEP);
-    let base = match at_sequence {
-        Some(tokens) => with_sequence_length(resolved, tokens),
-        None => resolved.clone(),
-    };
     // One copy of the view, its world set for each world tried.
-    let mut view = base;
+    let mut view = resolved.clone();
+    if let Some(tokens) = at_sequence {
+        set_sequence_length(&mut view, tokens);
+    }
     let mut model_on = |world: u64| -> Result<MemoryModel, NotEstimable> {
         view.batch.world_size = Some(world);
         MemoryModel::build(&view, settings, Some(gpu))
