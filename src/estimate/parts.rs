@@ -13,6 +13,9 @@ pub struct Linear {
     pub d_in: f64,
     pub d_out: f64,
     pub count: f64,
+    /// The share of the tokens each instance sees: 1, or for a routed MoE expert the active
+    /// experts over the experts (the router sends each token to `active` of them).
+    pub tokens: f64,
 }
 
 impl Linear {
@@ -36,33 +39,34 @@ pub fn linears(e: &Entry) -> Vec<Linear> {
         None => (layers, layers),
     };
     let mut out = vec![
-        Linear { module: Module::Q, d_in: h, d_out: q, count: attention_layers },
-        Linear { module: Module::K, d_in: h, d_out: kv, count: attention_layers },
-        Linear { module: Module::V, d_in: h, d_out: kv, count: attention_layers },
-        Linear { module: Module::O, d_in: q, d_out: h, count: attention_layers },
+        Linear { module: Module::Q, d_in: h, d_out: q, count: attention_layers, tokens: 1.0 },
+        Linear { module: Module::K, d_in: h, d_out: kv, count: attention_layers, tokens: 1.0 },
+        Linear { module: Module::V, d_in: h, d_out: kv, count: attention_layers, tokens: 1.0 },
+        Linear { module: Module::O, d_in: q, d_out: h, count: attention_layers, tokens: 1.0 },
     ];
-    let mut mlp = |i: f64, count: f64, gated: bool| {
+    let mut mlp = |i: f64, count: f64, gated: bool, tokens: f64| {
         if gated {
-            out.push(Linear { module: Module::Gate, d_in: h, d_out: i, count });
+            out.push(Linear { module: Module::Gate, d_in: h, d_out: i, count, tokens });
         }
-        out.push(Linear { module: Module::Up, d_in: h, d_out: i, count });
-        out.push(Linear { module: Module::Down, d_in: i, d_out: h, count });
+        out.push(Linear { module: Module::Up, d_in: h, d_out: i, count, tokens });
+        out.push(Linear { module: Module::Down, d_in: i, d_out: h, count, tokens });
     };
     let gated = e.mlp == Mlp::Gated;
     match &e.extra.moe {
         Some(moe) => {
             let dense = moe.dense_layers as f64;
             if dense > 0.0 {
-                mlp(e.intermediate_size as f64, dense, gated);
+                mlp(e.intermediate_size as f64, dense, gated, 1.0);
             }
-            mlp(moe.expert_intermediate_size as f64, (mlp_layers - dense) * moe.experts as f64, true);
+            let routed = moe.active as f64 / (moe.experts as f64).max(1.0);
+            mlp(moe.expert_intermediate_size as f64, (mlp_layers - dense) * moe.experts as f64, true, routed);
             if moe.shared_experts > 0 {
-                mlp(moe.shared_intermediate_size as f64, (mlp_layers - dense) * moe.shared_experts as f64, true);
+                mlp(moe.shared_intermediate_size as f64, (mlp_layers - dense) * moe.shared_experts as f64, true, 1.0);
             }
         }
-        None => mlp(e.intermediate_size as f64, mlp_layers, gated),
+        None => mlp(e.intermediate_size as f64, mlp_layers, gated, 1.0),
     }
-    out.push(Linear { module: Module::LmHead, d_in: h, d_out: e.vocab_size as f64, count: 1.0 });
+    out.push(Linear { module: Module::LmHead, d_in: h, d_out: e.vocab_size as f64, count: 1.0, tokens: 1.0 });
     out
 }
 
@@ -117,6 +121,19 @@ mod tests {
 
     fn entry(id: &str) -> Entry {
         crate::model::lookup(id).unwrap_or_else(|| panic!("{id} in the catalog")).0.clone()
+    }
+
+    /// A routed expert sees `active` of every `experts` tokens (Qwen1.5-MoE-A2.7B: 4 of 60); the
+    /// shared expert and the attention see them all (the LoRA activations scale with it).
+    #[test]
+    fn routed_experts_see_their_share_of_the_tokens() {
+        let all = linears(&entry("Qwen/Qwen1.5-MoE-A2.7B"));
+        let share = |module: Module, d_out_or_in: f64| {
+            all.iter().filter(|l| l.module == module && (l.d_out == d_out_or_in || l.d_in == d_out_or_in)).map(|l| l.tokens).collect::<Vec<_>>()
+        };
+        assert_eq!(share(Module::Gate, 1408.0), [4.0 / 60.0]);
+        assert_eq!(share(Module::Gate, 5632.0), [1.0]);
+        assert_eq!(share(Module::Q, 2048.0), [1.0]);
     }
 
     /// PEFT's `print_trainable_parameters` for Llama-2-7B, r = 8 on q_proj and v_proj:

@@ -169,8 +169,9 @@ impl MemoryComponent for TransformerActivations {
 ///   norms no 16-bit copy: norms 4·s·h each, attention 2·s·(2·q_dim + 2·kv_dim), MLP
 ///   6·s·i gated or 2·s·i plain (measured: Llama-3.1-8B LoRA r16 all-linear, 2 × 2,048
 ///   tokens, 33.28 GiB after the forward against 33.2 GiB so counted; data/measured_h200.json);
-/// - LoRA: each adapted linear's dropout mask (1 B) and dropped input (2 B) that
-///   `lora_A` saves (peft `tuners/lora/layer.py` `Linear.forward`): 3·s·d_in.
+/// - LoRA: each adapted linear's dropout mask (1 B) and dropped input (2 B) that `lora_A`
+///   saves (peft `tuners/lora/layer.py` `Linear.forward`): 3·s·d_in, for the tokens the linear
+///   sees (a routed MoE expert: active ÷ experts of them).
 ///
 /// The eager attention's s×s matrices are added by the caller (`score_bytes`).
 pub fn per_layer(e: &crate::model::Entry, run: &Run, s: f64) -> f64 {
@@ -202,9 +203,8 @@ pub fn per_layer(e: &crate::model::Entry, run: &Run, s: f64) -> f64 {
         (None, Mlp::Plain) => plain * s * e.intermediate_size as f64,
     };
     let layers = e.num_layers.max(1) as f64;
-    let lora: f64 = run
-        .parts
-        .as_ref()
-        .map_or(0.0, |p| p.adapted.iter().filter(|l| l.module != crate::schema::typed::Module::LmHead).map(|l| 3.0 * s * l.d_in * l.count / layers).sum());
+    let lora: f64 = run.parts.as_ref().map_or(0.0, |p| {
+        p.adapted.iter().filter(|l| l.module != crate::schema::typed::Module::LmHead).map(|l| 3.0 * s * l.d_in * l.count * l.tokens / layers).sum()
+    });
     norms + attention + mlp + lora
 }
