@@ -1147,6 +1147,35 @@ add("deepcogito/cogito-v1-preview-qwen-14B", 5120, 48, 40, 8, 13824, 151665, 131
     arch="qwen2", qkv_bias=True)
 
 
+# ---------------------------------------------------------------- fifth pass (corpus names still unknown after the fourth pass)
+# Gemma 3 270M: text-only Gemma3ForCausalLM (gemma3_text), the gemma-3-1b-it layout (4 norms per layer, q/k RMSNorm over head_dim,
+# GeGLU MLP, tied head) with its own dims; the keras-hub total is checked in check_catalog.py PUBLISHED.
+add("google/gemma-3-270m-it", 640, 18, 4, 1, 2048, 262144, 32768,
+    "ollama.com/sam860/gemma3:270m/blobs/29005e200100 (GGUF metadata and tensor listing of the Gemma 3 270M checkpoint: gemma3."
+    "embedding_length 640, block_count 18, attention.head_count 4, head_count_kv 1, key_length/value_length 256, feed_forward_length "
+    "2048, context_length 32768; token_embd.weight [640, 262144], blk.0.attn_q.weight [640, 1024], attn_k/attn_v [640, 256], "
+    "attn_q_norm/attn_k_norm [256], ffn_gate/ffn_up [640, 2048], ffn_down [2048, 640], attn_norm, post_attention_norm, ffn_norm, "
+    "post_ffw_norm [640]); layout as google/gemma-3-1b-it (" + LIT + " gemma3: norm_qk, post_attention_norm, post_mlp_norm; tied "
+    "lm_head); the count equals keras-team/keras-hub keras_hub/src/models/gemma3/gemma3_presets.py @46f3b4a0 gemma3_270m / "
+    "gemma3_instruct_270m params 268,098,176 ('18-layer, text-only'), which also confirms the tied head and the 262144 rows; "
+    "google/gemma-3-270m (pretrained) shares the preset total",
+    hd=256, tie=True, arch="gemma3_text", extra=dict(G3X), aliases=["google/gemma-3-270m", "gemma-3-270m-it"])
+# Olmo 3 7B: the OLMo 2 layout (post-norms only, q/k RMSNorm over the full projections, untied) with sliding-window attention in
+# 3 of 4 layers (no parameters).
+add("allenai/Olmo-3-7B-Instruct", 4096, 32, 32, 32, 11008, 100278, 65536,
+    "rasbt/LLMs-from-scratch ch05/13_olmo3/standalone-olmo3.ipynb @12658feef4c0303da2abd6bd29c1a3ebff369561 (OLMO3_CONFIG_7B for "
+    "USE_MODEL 'Olmo-3-7B-Instruct': vocab_size 100278, context_length 65536, emb_dim 4096, n_heads 32, n_kv_heads 32, n_layers 32, "
+    "hidden_dim 11008, head_dim 128, attention_bias False; q_norm/k_norm RMSNorm over the flattened q and k projections, "
+    "post_attention_layernorm and post_feedforward_layernorm, final norm; the notebook loads the Hub safetensors into these shapes "
+    "with a shape check per tensor and a separate lm_head.weight (its run prints no 'Model uses weight tying'); 'the intermediate "
+    "checkpoints listed [in the Olmo 3 post-training collection] ... all have the same architecture', which covers "
+    "Olmo-3-7B-Instruct-SFT, and the same OLMO3_CONFIG_7B serves Olmo-3-1025-7B and Olmo-3-7B-Think); = " + TF + "olmo3/"
+    "configuration_olmo3.py (declared for allenai/Olmo-3-7B-Instruct: hidden 4096, intermediate 11008, 32 layers, 32 heads, "
+    "tie_word_embeddings False; its vocab_size default 50304 is not the checkpoint's)",
+    arch="olmo3", hd=128, extra={"norms_per_layer": 2, "qk_norm": "full"},
+    aliases=["allenai/Olmo-3-7B-Instruct-SFT", "allenai/Olmo-3-7B-Instruct-DPO", "allenai/Olmo-3-1025-7B", "allenai/Olmo-3-7B-Think",
+             "Olmo-3-7B-Instruct"])
+
 # ---------------------------------------------------------------- known, not supported (data/unsupported.json)
 # Models the corpus names whose architecture the entry format cannot describe (no layer type for it in
 # param_count.py / src/model/params.rs). They get no entry, because any entry would be a fake; they are listed here

@@ -36,6 +36,7 @@ PUBLISHED = {
     "google/gemma-2-9b": [(9241705984, KH + "gemma/gemma_presets.py @02aeee5f (gemma2_9b_en params)", 0)],
     "google/gemma-2-27b": [(27227128320, KH + "gemma/gemma_presets.py @02aeee5f (gemma2_27b_en params)", 0)],
     "google/gemma-3-1b-it": [(999885952, KH + "gemma3/gemma3_presets.py @00d9f10a (gemma3_instruct_1b params)", 0)],
+    "google/gemma-3-270m-it": [(268098176, KH + "gemma3/gemma3_presets.py @46f3b4a0 (gemma3_instruct_270m params)", 0)],
     "google/gemma-3-4b-it": [(4299915632, KH + "gemma3/gemma3_presets.py @00d9f10a (gemma3_instruct_4b params: vision+text; Keras keeps 262144 embedding rows, Hugging Face 262208: explained delta 64 x 2560)", 64 * 2560)],
     "google/gemma-3-12b-it": [(12187079280, KH + "gemma3/gemma3_presets.py @00d9f10a (gemma3_instruct_12b params: vision+text; Keras keeps 262144 embedding rows, Hugging Face 262208: explained delta 64 x 3840)", 64 * 3840)],
     "google/gemma-3-27b-it": [(27432062576, KH + "gemma3/gemma3_presets.py @00d9f10a (gemma3_instruct_27b params: vision+text; Keras keeps 262144 embedding rows, Hugging Face 262208: explained delta 64 x 5376)", 64 * 5376)],
