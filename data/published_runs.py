@@ -28,6 +28,31 @@ SUSPECT = {
 }
 
 
+# What the row's own config file says and the row does not carry: litgpt's `devices` and the
+# accumulation `train.global_batch_size / devices / micro_batch_size` (`litgpt/args.py`
+# `TrainArgs.gradient_accumulation_iters`), read in the yaml at the commit named. The README's
+# 'Machine' column names the machine (its LoRA rows say 4xA10G for single-GPU runs), so where the
+# yaml names fewer devices the yaml is the run: phi-2 runs on 2 of the 4 A10Gs. gemma-2b's yaml
+# at the README's commit says `devices: 1`, which cannot hold the 17.43 GB (bf16 weights,
+# gradients and AdamW of 3.0 B parameters are 24 GB), so its later yaml (`devices: 4`) is used.
+LITGPT_YAML = {
+    "litgpt-gemma2b-full-4xa10g": (4, 4, "config_hub/finetune/gemma-2b/full.yaml @0fe99f85: devices 4, global_batch_size 16, micro 1"),
+    "litgpt-phi2-full-4xa10g": (2, 1, "config_hub/finetune/phi-2/full.yaml @0f9f6703: devices 2, global_batch_size 8, micro 4"),
+    "litgpt-llama2-7b-full-4xa10g-oom": (4, 4, "config_hub/finetune/llama-2-7b/full.yaml @08bf15dd: devices 4, global_batch_size 64, micro 4"),
+    "litgpt-llama3-8b-full-4xa10g-oom": (4, 4, "config_hub/finetune/llama-3-8b/full.yaml @0077627d: devices 4, global_batch_size 64, micro 4"),
+    "litgpt-tinyllama-full-1xa10g": (1, 8, "config_hub/finetune/tiny-llama/full.yaml @089fc5c6: devices 1, global_batch_size 32, micro 4"),
+}
+
+# torchtune's optimization table adds `compile=True` from its third row on, and its LoRA/QLoRA
+# rows run with the final row's flags (README 'Optimization flags': "compile=True" in the command).
+TORCHTUNE_COMPILED = ("torchtune-l32-3b-full-packed-compile", "torchtune-l32-3b-full-chunkedce", "torchtune-l32-3b-full-ac",
+                      "torchtune-l32-3b-full-optinbwd", "torchtune-l32-3b-full-actoffload", "torchtune-l32-3b-full-8bitadamw",
+                      "torchtune-l32-3b-lora", "torchtune-l32-3b-qlora")
+
+# torchtune's module names (`modules/attention.py` `output_proj`) in trainlint's canonical ones.
+TARGET_NAMES = {"output_proj": "o"}
+
+
 def precision(row):
     text = (row["precision"] or "").lower()
     fw = row["framework"]
@@ -52,6 +77,8 @@ def optimizer(row):
         return "adamw-8bit"
     if "adafactor" in text:
         return "adafactor"
+    if "fused=true" in text:
+        return "adamw-fused"
     return "adamw"
 
 
@@ -114,6 +141,12 @@ def checkpointing(row):
         return "full" if on else "none"
     if not row["grad_checkpointing"]:
         return "none"
+    # torchtitan's selective AC (`activation_checkpoint.mode = "selective"`) keeps most of each
+    # layer's activations (op mode: the outputs of every other matmul, SDPA's); trainlint's
+    # `selective` keeps all but the attention scores, which bounds it from above.
+    text = ((row["notes"] or "") + " " + (row["quote"] or "")).lower()
+    if "selective ac" in text or "selective activation checkpointing" in text:
+        return "selective"
     # torchtune's optimization table adds each technique on top of the previous ones
     # (README: "except for LoRA and QLoRA, which do not use optimizer_in_bwd or AdamW8bit"),
     # so its activation-offloading, 8-bit AdamW, LoRA and QLoRA rows offload activations
@@ -150,12 +183,27 @@ def run(row):
         model["lora_rank"] = lora["r"]
         if lora.get("targets"):
             t = lora["targets"]
-            model["lora_targets"] = t[0] if t == ["all-linear"] else t
+            model["lora_targets"] = t[0] if t == ["all-linear"] else [TARGET_NAMES.get(n, n) for n in t]
     if row["quant"]:
         model["base_weights"] = "int4"
     shard, parallel = sharding(row)
     parallel["devices"] = row["gpus"] or 1
-    out = {"trainlint": 1, "precision": precision(row), "optimizer": optimizer(row), "batch": {"micro_batch": row["micro_batch"] or 1}, "parallel": parallel, "model": model}
+    batch = {"micro_batch": row["micro_batch"] or 1}
+    # The accumulation a row's own record states (its command line or the source's text).
+    said = re.search(r"gradient_accumulation_steps[ =](\d+)|accumulation of (\d+)", (row["notes"] or "") + " " + (row["quote"] or ""))
+    if said:
+        batch["accumulation"] = int(said.group(1) or said.group(2))
+    if row["id"] in LITGPT_YAML:
+        devices, accumulation, _ = LITGPT_YAML[row["id"]]
+        parallel["devices"] = devices
+        batch["accumulation"] = accumulation
+    if row["id"] in TORCHTUNE_COMPILED:
+        model["compile"] = True
+    if row["framework"] == "litgpt":
+        # litgpt's `GPT` builds its own `lm_head` beside `transformer.wte` (`litgpt/model.py`
+        # `GPT.__init__`): a tied checkpoint (Gemma) trains two V × h matrices.
+        model["tie_embeddings"] = False
+    out = {"trainlint": 1, "precision": precision(row), "optimizer": optimizer(row), "batch": batch, "parallel": parallel, "model": model}
     if shard:
         out["sharding"] = shard
     if "optimizer_in_bwd" in (row["optimizer"] or ""):

@@ -610,3 +610,75 @@ fn an_axolotl_full_fine_tune_in_bf16_keeps_its_embeddings_in_fp32() {
     let lora = estimate(&dir, &["--gpu", "h100-sxm", "lora.yml"]);
     assert_eq!(bytes(&lora, "weights (frozen base)"), all * 2.0, "{lora:#}");
 }
+
+#[test]
+fn fsdp_accumulating_with_no_sync_keeps_whole_gradients_in_the_backward() {
+    let dir = common::fresh_dir("models-fsdp-no-sync");
+    // litgpt's config_hub/finetune/llama-2-7b/full.yaml: 4 devices, global 64, micro 4 → 4 micro
+    // batches per step under Fabric's `no_backward_sync` (FSDP `no_sync`).
+    let text = "checkpoint_dir: checkpoints/meta-llama/Llama-2-7b-hf\nprecision: bf16-true\ndevices: 4\ntrain:\n  global_batch_size: 64\n  micro_batch_size: 4\n  max_seq_length: 512\n";
+    write(&dir, "full.yaml", text);
+    let full = estimate(&dir, &["--gpu", "a10g", "full.yaml"]);
+    let parameters = 6_738_415_616.0;
+    assert_eq!(bytes(&full, "gradients"), parameters * 2.0 / 4.0, "{full:#}");
+    assert_eq!(bytes(&full, "gradients (unsharded while accumulating)"), parameters * 2.0 * 3.0 / 4.0);
+    // Published as out of memory on 4 × A10G (litgpt config_hub/finetune/README.md).
+    assert_eq!(full["fits"], false, "{full:#}");
+    // No accumulation (global 16 = 4 devices × micro 4): the gradients are sharded throughout.
+    write(&dir, "one.yaml", &text.replace("global_batch_size: 64", "global_batch_size: 16"));
+    let one = estimate(&dir, &["--gpu", "a10g", "one.yaml"]);
+    let rows = one["components"].as_array().unwrap().iter().chain(one["off_peak"]["components"].as_array().unwrap());
+    assert!(rows.into_iter().all(|c| c["name"] != "gradients (unsharded while accumulating)"), "{one:#}");
+    // Reduce-scattered after every micro batch (torchtune's recipes, accelerate's `sync_each_batch`): sharded.
+    let native = r#"{"trainlint": 1, "precision": "bf16-true", "batch": {"micro_batch": 4, "accumulation": 4}, "parallel": {"devices": 4},
+        "model": {"name": "meta-llama/Llama-2-7b-hf", "sequence_length": 512, "activation_checkpointing": "full"}, "sharding": {"fsdp": true, "sync_each_batch": true}}"#;
+    write(&dir, "sync.json", native);
+    let sync = estimate(&dir, &["--gpu", "a10g", "sync.json"]);
+    let rows = sync["components"].as_array().unwrap().iter().chain(sync["off_peak"]["components"].as_array().unwrap());
+    assert!(rows.into_iter().all(|c| c["name"] != "gradients (unsharded while accumulating)"), "{sync:#}");
+    write(&dir, "nosync.json", &native.replace(", \"sync_each_batch\": true", ""));
+    let nosync = estimate(&dir, &["--gpu", "a10g", "nosync.json"]);
+    assert_eq!(bytes(&nosync, "gradients (unsharded while accumulating)"), parameters * 2.0 * 3.0 / 4.0, "{nosync:#}");
+}
+
+#[test]
+fn litgpt_trains_its_own_head_beside_a_tied_embedding() {
+    let dir = common::fresh_dir("models-litgpt-untied");
+    // Gemma-2B ties its head in Hugging Face; litgpt's `GPT` has its own `lm_head`.
+    write(
+        &dir,
+        "lora.yaml",
+        "checkpoint_dir: checkpoints/google/gemma-2b\nprecision: bf16-true\nlora_r: 8\ntrain:\n  micro_batch_size: 1\n  max_seq_length: 512\n",
+    );
+    let lora = estimate(&dir, &["--gpu", "a10g", "lora.yaml"]);
+    let tied = 2_506_172_416.0;
+    assert_eq!(bytes(&lora, "weights (frozen base)"), (tied + 256_000.0 * 2_048.0) * 2.0, "{lora:#}");
+    // The same model in an Axolotl config (transformers builds it) keeps the tie.
+    write(
+        &dir,
+        "axolotl.yml",
+        "base_model: google/gemma-2b\nadapter: lora\nlora_r: 8\nlora_target_linear: true\nmicro_batch_size: 1\nsequence_len: 512\nbf16: true\n",
+    );
+    let axolotl = estimate(&dir, &["--gpu", "a10g", "axolotl.yml"]);
+    assert_eq!(bytes(&axolotl, "weights (frozen base)"), tied * 2.0, "{axolotl:#}");
+}
+
+#[test]
+fn a_compiled_chunked_loss_keeps_only_the_16_bit_logits() {
+    let dir = common::fresh_dir("models-torchtune-compile");
+    // torchtune's README 'Optimization flags' LoRA row: compile, CEWithChunkedOutputLoss, fused AdamW.
+    let text = "model:\n  _component_: torchtune.models.llama3_2.lora_llama3_2_3b\n  lora_attn_modules: ['q_proj', 'v_proj', 'output_proj']\n  apply_lora_to_mlp: True\n  lora_rank: 64\nbatch_size: 2\ngradient_accumulation_steps: 1\ntokenizer:\n  _component_: torchtune.models.llama3.llama3_tokenizer\n  max_seq_len: 4096\nloss:\n  _component_: torchtune.modules.loss.CEWithChunkedOutputLoss\noptimizer:\n  _component_: torch.optim.AdamW\n  fused: True\n  lr: 3e-4\nenable_activation_checkpointing: True\nenable_activation_offloading: True\ndtype: bf16\n";
+    write(&dir, "eager.yaml", &format!("{text}compile: False\n"));
+    write(&dir, "compiled.yaml", &format!("{text}compile: True\n"));
+    let elements = 2.0 * 4096.0 * 128_256.0;
+    let eager = estimate(&dir, &["--gpu", "a100-80gb", "eager.yaml"]);
+    assert_eq!(bytes(&eager, "logits"), elements * 6.0, "{eager:#}");
+    let compiled = estimate(&dir, &["--gpu", "a100-80gb", "compiled.yaml"]);
+    assert_eq!(bytes(&compiled, "logits"), elements * 2.0, "{compiled:#}");
+    // `fused: True`: no foreach workspace at the optimizer step.
+    let rows = compiled["components"].as_array().unwrap().iter().chain(compiled["off_peak"]["components"].as_array().unwrap());
+    assert!(rows.into_iter().all(|c| c["name"] != "optimizer step workspace"), "{compiled:#}");
+    // Measured 8.5 GiB of tensors (torchtune README); the estimate without the CUDA context is within 5 %.
+    let tensors = compiled["total_bytes"].as_f64().unwrap() - bytes(&compiled, "CUDA context");
+    assert!((tensors / (8.5 * 1024f64.powi(3)) - 1.0).abs() < 0.05, "{tensors}");
+}

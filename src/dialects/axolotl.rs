@@ -14,7 +14,7 @@ pub struct Axolotl;
 /// `adapter`: `lora`, `qlora`, `llama-adapter` (axolotl `src/axolotl/utils/schemas/peft.py`, `LoraConfig.adapter`).
 /// `lora_r`, `lora_target_modules` (axolotl `src/axolotl/utils/schemas/peft.py`, `LoraConfig`).
 /// `rl`: `dpo`, `ipo`, `orpo`, `kto`, `simpo` (axolotl `src/axolotl/utils/schemas/enums.py`, `RLType`).
-const BINDINGS: [(Role, &str); 11] = [
+const BINDINGS: [(Role, &str); 12] = [
     (Role::Model, "base_model"),
     (Role::Preference, "rl"),
     (Role::Adapter, "adapter"),
@@ -25,6 +25,8 @@ const BINDINGS: [(Role, &str); 11] = [
     (Role::GlobalBatch, "batch_size"),
     (Role::LearningRate, "learning_rate"),
     (Role::Optimizer, "optimizer"),
+    // `torch_compile`: bool or "auto" (axolotl `utils/schemas/config.py`), passed to TrainingArguments' `torch_compile`.
+    (Role::Compile, "torch_compile"),
     (Role::SequenceLength, "sequence_len"),
 ];
 

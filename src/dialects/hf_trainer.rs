@@ -14,12 +14,17 @@ pub struct HfTrainer;
 /// (trl `trl/trainer/model_config.py`), the `ModelArguments` of the transformers example scripts
 /// (`examples/pytorch/language-modeling/run_clm.py`) and of the trainers built on them
 /// (each dialect file cites its own), parsed from the same file by `HfArgumentParser`.
-pub const BINDINGS: [(Role, &str); 7] = [
+pub const BINDINGS: [(Role, &str); 9] = [
     (Role::Model, "model_name_or_path"),
     (Role::MicroBatch, "per_device_train_batch_size"),
     (Role::Accumulation, "gradient_accumulation_steps"),
     (Role::LearningRate, "learning_rate"),
     (Role::Optimizer, "optim"),
+    // `torch_compile`: "Whether or not to compile the model using PyTorch 2.0 torch.compile" (`training_args.py`).
+    (Role::Compile, "torch_compile"),
+    // `accelerator_config: {gradient_accumulation_kwargs: {sync_each_batch: true}}` (`trainer_pt_utils.py`
+    // `AcceleratorConfig`, passed to accelerate's `GradientAccumulationPlugin`): no `no_sync` while accumulating.
+    (Role::SyncEachBatch, "accelerator_config.gradient_accumulation_kwargs.sync_each_batch"),
     (Role::SequenceLength, "max_seq_length"),
     // TRL's trainers: `SFTConfig.max_length` (the spelling since TRL 0.20; `max_seq_length` before),
     // `DPOConfig`/`ORPOConfig`/`KTOConfig.max_length` (prompt + completion, `trl/trainer/dpo_config.py`).

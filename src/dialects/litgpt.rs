@@ -202,6 +202,15 @@ impl Framework for Litgpt {
             let base = name.trim_end_matches('/').rsplit('/').next().unwrap_or_default().to_ascii_lowercase();
             out.push(Role::Attention, if base.starts_with("gemma-2-") { "eager" } else { "sdpa" }.into(), key);
         }
+        // litgpt's `GPT` always builds its own `lm_head` beside `transformer.wte` (`litgpt/model.py`
+        // `GPT.__init__`), so a checkpoint that ties them trains two V × h matrices; only
+        // `pretrain.py` ties them, with `train.tie_embeddings: true` (`finetune/*.py` `validate_args`
+        // rejects that argument).
+        if super::truthy(root, "train.tie_embeddings") {
+            out.push(Role::TieEmbeddings, true.into(), "train.tie_embeddings");
+        } else if let Some(key) = model_key.filter(|_| custom.is_none()) {
+            out.push(Role::TieEmbeddings, false.into(), key);
+        }
         // `optimizer`: "An optimizer name (such as "AdamW") or config" (`finetune/lora.py`,
         // `pretrain.py` `setup`); a name without a module is `torch.optim.<name>`
         // (`utils.py` `instantiate_torch_optimizer`), a mapping's class is its `class_path`. A quantized

@@ -11,7 +11,7 @@ pub const NATIVE: Dialect = Dialect(&Native);
 
 pub struct Native;
 
-pub const BINDINGS: [(Role, &str); 37] = [
+pub const BINDINGS: [(Role, &str); 40] = [
     (Role::MicroBatch, "batch.micro_batch"),
     (Role::Accumulation, "batch.accumulation"),
     (Role::GlobalBatch, "batch.global_batch"),
@@ -39,6 +39,9 @@ pub const BINDINGS: [(Role, &str); 37] = [
     (Role::BaseWeights, "model.base_weights"),
     (Role::KbitPrepare, "model.kbit_prepare"),
     (Role::Fp32Embeddings, "model.fp32_embeddings"),
+    (Role::TieEmbeddings, "model.tie_embeddings"),
+    (Role::Compile, "model.compile"),
+    (Role::SyncEachBatch, "sharding.sync_each_batch"),
     (Role::LargestLayerParameters, "model.largest_layer_parameters"),
     (Role::OffloadOptimizer, "sharding.offload_optimizer"),
     (Role::OffloadParams, "sharding.offload_params"),

@@ -107,6 +107,42 @@ impl Framework for Torchtune {
         if super::truthy(root, "fsdp_cpu_offload") {
             out.push(Role::OffloadParams, true.into(), "fsdp_cpu_offload");
         }
+        // The recipes build `optimizer` with `config.instantiate` (torchtune `config/_instantiate.py`):
+        // the class is `optimizer._component_`, its keyword arguments the other keys, so
+        // `fused: True` is `torch.optim.AdamW(fused=True)` (one kernel, no foreach workspace).
+        if let Some(component) = root.get("optimizer").and_then(|o| o.get("_component_")).and_then(Node::as_str) {
+            let class = component.rsplit('.').next().unwrap_or(component);
+            let fused = super::truthy(root, "optimizer.fused");
+            let name = match class {
+                "AdamW" | "Adam" if component.starts_with("torch.optim") && fused => "adamw_torch_fused".to_owned(),
+                // bitsandbytes `optim/adamw.py`: AdamW8bit, PagedAdamW8bit (8-bit states), PagedAdamW (32-bit);
+                // torchao `optim/adam.py` AdamW8bit (8-bit states).
+                "PagedAdamW8bit" => "paged_adamw_8bit".to_owned(),
+                "AdamW8bit" | "Adam8bit" => "adamw_8bit".to_owned(),
+                "PagedAdamW" | "PagedAdamW32bit" => "paged_adamw_32bit".to_owned(),
+                _ => component.to_owned(),
+            };
+            out.push(Role::Optimizer, name.into(), "optimizer._component_");
+        }
+        // `compile: True`: the recipes compile each transformer layer and the loss
+        // (`training/_compile.py` `compile_model`, `compile_loss`; `lora_finetune_single_device.py` `_setup`).
+        // The distributed recipes also take a mapping (`compile: {model, loss, optimizer_step,
+        // scale_grads}`, `full_finetune_distributed.py`; `loss` defaults to true there).
+        match root.get("compile").map(Node::to_json) {
+            Some(serde_json::Value::Bool(on)) => out.push(Role::Compile, on.into(), "compile"),
+            Some(serde_json::Value::Object(parts)) => {
+                let loss = parts.get("loss").and_then(serde_json::Value::as_bool).unwrap_or(true);
+                out.push(Role::Compile, loss.into(), "compile");
+            }
+            _ => {}
+        }
+        // The distributed recipes call `loss.backward()` on every micro batch with FSDP2's default
+        // gradient sync (no `no_sync`/`set_requires_gradient_sync(False)`: `full_finetune_distributed.py`,
+        // `lora_finetune_distributed.py` training loops; torchtune issue #1275), so gradients are
+        // reduce-scattered each time and accumulate sharded.
+        if root.get("gradient_accumulation_steps").is_some() {
+            out.push(Role::SyncEachBatch, true.into(), "gradient_accumulation_steps");
+        }
         // `optimizer_in_bwd: True` steps each parameter in its post-accumulate-grad hook
         // (`full_finetune_single_device.py`, `training.register_optim_in_bwd_hooks`).
         if let Some(in_bwd) = root.get("optimizer_in_bwd") {

@@ -180,8 +180,8 @@ impl MemoryModel {
             notes.push("activations not modelled: declare memory.activation_bytes_per_sample, memory terms, or the transformer shape (sequence_length, hidden_size, layers, heads)".into());
         }
         fixed.extend(scaling);
-        // Accumulating over micro batches (stated > 1) keeps the gradients alive in the backward.
-        let gradients_in_backward = resolved.batch.accumulation.is_some_and(|a| a > 1);
+        // Accumulating over micro batches (stated, or derived from the global batch: > 1) keeps the gradients alive in the backward.
+        let gradients_in_backward = resolved.batch.accumulation_steps().is_some_and(|a| a > 1);
         let mut model = MemoryModel { terms: fixed, activations_modelled, activations_complete, notes, calibration: None, gradients_in_backward };
         let points = calibration::points(settings, resolved, gpu);
         // A named model whose size is unknown is not estimated from the rest (an activation-only
@@ -238,7 +238,7 @@ impl MemoryModel {
         match (live, phase) {
             (Live::Always, _) | (Live::Backward, Phase::Backward | Phase::Recompute) | (Live::Loss, Phase::Backward) => true,
             (Live::Recompute, Phase::Recompute) | (Live::Gradients, Phase::Recompute | Phase::Step) | (Live::Step, Phase::Step) => true,
-            (Live::Gradients, Phase::Backward) => self.gradients_in_backward,
+            (Live::Gradients, Phase::Backward) | (Live::Accumulating, Phase::Backward | Phase::Recompute) => self.gradients_in_backward,
             _ => false,
         }
     }

@@ -92,7 +92,19 @@ pub fn fill(roles: &mut BTreeMap<Role, RoleValue>, source: &Arc<SourceFile>, set
     if name.is_empty() {
         return None;
     }
-    let lookup = find(&name, source, settings);
+    let mut lookup = find(&name, source, settings);
+    // A framework that decides the tying itself (`Role::TieEmbeddings`: litgpt builds its own
+    // `lm_head`) allocates the model as it builds it, not as the config.json says.
+    let tie = roles.get(&Role::TieEmbeddings).and_then(|v| v.value.as_bool());
+    if let (ModelLookup::Found(facts), Some(tie)) = (&lookup, tie)
+        && facts.entry.tie_embeddings != tie
+    {
+        let mut entry = facts.entry.clone();
+        entry.tie_embeddings = tie;
+        if let Some(parameters) = params::count(&entry) {
+            lookup = ModelLookup::Found(Arc::new(ModelFacts { entry, parameters, ..(**facts).clone() }));
+        }
+    }
     let ModelLookup::Found(facts) = &lookup else { return Some(lookup) };
     let e = &facts.entry;
     let values = [

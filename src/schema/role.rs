@@ -59,10 +59,18 @@ pub enum Role {
     // A preference objective (typed `Preference`: dpo, orpo, simpo, kto, reward): paired
     // chosen/rejected sequences, and a frozen reference model for DPO and KTO.
     Preference,
+    // The run compiles its model or loss with `torch.compile` (a boolean).
+    Compile,
+    // Under FSDP, gradients are reduce-scattered after every micro batch instead of being
+    // accumulated unsharded until the last one (a boolean).
+    SyncEachBatch,
+    // Whether the output head shares the input embedding's weights, where the framework decides
+    // it rather than the model's config (a boolean).
+    TieEmbeddings,
 }
 
 impl Role {
-    pub const ALL: [Role; 37] = [
+    pub const ALL: [Role; 40] = [
         Role::MicroBatch,
         Role::Accumulation,
         Role::GlobalBatch,
@@ -100,6 +108,9 @@ impl Role {
         Role::KbitPrepare,
         Role::Fp32Embeddings,
         Role::Preference,
+        Role::Compile,
+        Role::SyncEachBatch,
+        Role::TieEmbeddings,
     ];
 
     pub fn name(self) -> &'static str {
@@ -141,6 +152,9 @@ impl Role {
             Role::KbitPrepare => "kbit_prepare",
             Role::Fp32Embeddings => "fp32_embeddings",
             Role::Preference => "preference",
+            Role::Compile => "compile",
+            Role::SyncEachBatch => "sync_each_batch",
+            Role::TieEmbeddings => "tie_embeddings",
         }
     }
 

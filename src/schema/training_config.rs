@@ -145,6 +145,8 @@ pub enum Precision {
 pub enum Optimizer {
     Adamw,
     Adam,
+    // `torch.optim.AdamW(fused=True)`: one kernel per step, no foreach workspace.
+    AdamwFused,
     #[serde(rename = "adamw-8bit")]
     Adamw8bit,
     Sgd,
@@ -219,6 +221,18 @@ pub struct Model {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-trainlint" = {"role": "fp32_embeddings"}))]
     pub fp32_embeddings: Option<bool>,
+    /// Whether the output head shares the input embedding's weights. Default: as the model's
+    /// config says (catalog or config.json); litgpt never ties them in fine-tuning (its `GPT` has
+    /// its own `lm_head`), so a tied checkpoint trains with a second V × h matrix there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-trainlint" = {"role": "tie_embeddings"}))]
+    pub tie_embeddings: Option<bool>,
+    /// Whether the run compiles its model and loss with `torch.compile` (torchtune `compile`,
+    /// Hugging Face `torch_compile`). A compiled chunked loss keeps only the 16-bit logits for
+    /// its backward. Default: false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-trainlint" = {"role": "compile"}))]
+    pub compile: Option<bool>,
     /// What the fine-tune trains: every parameter (`full`, the default) or adapters on a frozen base.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-trainlint" = {"role": "adapter"}))]
@@ -363,4 +377,11 @@ pub struct Sharding {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-trainlint" = {"role": "offload_params"}))]
     pub offload_params: Option<bool>,
+    /// Under FSDP with gradient accumulation, whether gradients are reduce-scattered after every
+    /// micro batch (`true`: torchtune's FSDP2 recipes, accelerate's `sync_each_batch`) or
+    /// accumulated unsharded until the last one (FSDP's `no_sync`, what accelerate and Lightning
+    /// Fabric do by default: the whole model's gradients on each GPU). Default: false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-trainlint" = {"role": "sync_each_batch"}))]
+    pub sync_each_batch: Option<bool>,
 }

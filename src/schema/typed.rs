@@ -216,15 +216,14 @@ impl FromStr for Optimizer {
     ///   `adamw_hf`, `adamw_bnb_8bit`, `adamw_8bit` ("just an alias for adamw_bnb_8bit"),
     ///   `paged_adamw_8bit`, `paged_adamw_32bit` (bitsandbytes `PagedAdamW`, 32-bit states), `lion_8bit`, `sgd`, `adafactor`;
     /// - torch class paths (an `optimizer._component_` / `_target_`): `torch.optim.AdamW`, `torch.optim.Adam`;
-    /// - trainlint's native schema (`adamw`, `adam`, `adamw-8bit`, `sgd`,
+    /// - trainlint's native schema (`adamw`, `adam`, `adamw-fused`, `adamw-8bit`, `sgd`,
     ///   `sgd-momentum`, `adafactor`, `lion`).
     fn from_str(text: &str) -> Result<Optimizer, Unrecognised> {
         use OptimizerKind::*;
         let name = text.to_ascii_lowercase();
         let mut optimizer = match name.as_str() {
-            "adamw" | "adam" | "adamw_torch" | "adamw_torch_fused" | "adamw_hf" | "torch.optim.adamw" | "torch.optim.adam" | "paged_adamw_32bit" => {
-                Optimizer::plain(Adam)
-            }
+            "adamw" | "adam" | "adamw-fused" | "adamw_torch" | "adamw_torch_fused" | "adamw_hf" | "torch.optim.adamw" | "torch.optim.adam"
+            | "paged_adamw_32bit" => Optimizer::plain(Adam),
             "adamw-8bit" | "adamw_8bit" | "adamw_bnb_8bit" | "paged_adamw_8bit" => Optimizer { state: StateBits::Eight, ..Optimizer::plain(Adam) },
             "lion_8bit" => Optimizer { state: StateBits::Eight, ..Optimizer::plain(Lion) },
             "sgd-momentum" => Optimizer::plain(SgdMomentum),
@@ -234,7 +233,7 @@ impl FromStr for Optimizer {
             _ => return Err(Unrecognised { role: Role::Optimizer, text: text.to_owned() }),
         };
         optimizer.paged = name.starts_with("paged_");
-        optimizer.fused = name.ends_with("_fused");
+        optimizer.fused = name.ends_with("_fused") || name.ends_with("-fused");
         Ok(optimizer)
     }
 }

@@ -50,6 +50,28 @@ impl MemoryComponent for Gradients {
         } else {
             format!("trainable parameters × {per_param} B")
         };
-        Ok(vec![Term::fixed("gradients", (trainable + fp32) * per_param / run.zero_divisor(State::Gradients), text).live(Live::Gradients)])
+        let divisor = run.zero_divisor(State::Gradients);
+        let sharded = (trainable + fp32) * per_param / divisor;
+        let mut terms = vec![Term::fixed("gradients", sharded, text).live(Live::Gradients)];
+        // FSDP accumulating with `no_sync` (accelerate's `Accelerator.accumulate` and Lightning
+        // Fabric's `no_backward_sync` on every micro batch but the last, unless `sync_each_batch`)
+        // "will accumulate the full model gradients (instead of gradient shards) until the eventual
+        // sync" (PyTorch `torch/distributed/fsdp/fully_sharded_data_parallel.py` `no_sync`): in the
+        // backward the gradients are whole on every GPU; the last micro batch reduce-scatters them
+        // before the step. Counted only when the run accumulates (`Live::Accumulating`). With CPU
+        // offload too: "the gradients will not be offloaded to CPU when inside the context manager".
+        let sync_each_batch = run.resolved.role(Role::SyncEachBatch).and_then(|v| v.value.as_bool()) == Some(true);
+        if run.fsdp && run.world() > 1 && !sync_each_batch {
+            let whole = (trainable + fp32) * per_param / run.tensor_parallel();
+            terms.push(
+                Term::fixed(
+                    "gradients (unsharded while accumulating)",
+                    (whole - sharded).max(0.0),
+                    format!("trainable parameters × {per_param} B × (1 − 1/{}): FSDP's no_sync keeps whole gradients until the last micro batch", run.world()),
+                )
+                .live(Live::Accumulating),
+            );
+        }
+        Ok(terms)
     }
 }

@@ -18,15 +18,21 @@ pub struct Logits;
 ///   full-l1b-bf16-mixed-s2048-m4-ckpt, whose peak is the loss's backward); fp64 24 B;
 /// - chunked (a chunked-output cross-entropy upcasts each 16-bit chunk and saves
 ///   its fp32 log-softmax; the dialects that bind `chunked` cite their loss): the 16-bit
-///   chunks (2 B) and the saved log-softmax (4 B): 6 B, gradients one chunk at a time;
+///   chunks (2 B) and the saved log-softmax (4 B): 6 B, gradients one chunk at a time.
+///   Compiled (role `compile`: torchtune `training/_compile.py` `compile_loss` compiles
+///   `CEWithChunkedOutputLoss.compute_cross_entropy`, the upcast and the cross-entropy in one
+///   graph, "The CE and upcasting have to be compiled together"), the fused graph keeps its
+///   16-bit input for the backward and no fp32 copy: 2 B (torchtune README 'Optimization flags',
+///   Llama-3.2-3B LoRA/QLoRA rows: 8.5 / 4.6 GiB, which 6 B cannot fit);
 /// - fused (Liger `LigerFusedLinearCrossEntropyLoss`, `cut_cross_entropy`): the logits are
 ///   never whole: 0 B (a chunk's worth is left out).
-pub fn bytes_per_element(logits: Loss, precision: Precision) -> f64 {
+pub fn bytes_per_element(logits: Loss, precision: Precision, compiled: bool) -> f64 {
     match logits {
         Loss::Upcast => match precision {
             Precision::Fp64 => 24.0,
             Precision::Fp32 | Precision::Auto | Precision::Mixed(_) | Precision::True(_) | Precision::Fp8Mixed => 12.0,
         },
+        Loss::Chunked if compiled => 2.0,
         Loss::Chunked => 6.0,
         Loss::Fused => 0.0,
     }
@@ -56,10 +62,22 @@ impl MemoryComponent for Logits {
         // output for the backward: 2 B more per element where the logits are whole
         // (measured on Gemma-2-2B, data/measured_h200.json).
         let softcap = if logits != Loss::Fused && run.entry.is_some_and(|e| e.architecture == "gemma2") { 2.0 } else { 0.0 };
-        let per = bytes_per_element(logits, run.precision) + softcap;
+        let compiled = run.resolved.role(Role::Compile).and_then(|v| v.value.as_bool()) == Some(true);
+        let per = bytes_per_element(logits, run.precision, compiled) + softcap;
         // Tensor parallelism splits the vocabulary (Megatron's vocab-parallel cross-entropy).
         let (sequences, paired) = run.sequences_per_sample();
         let bytes = sequences * s * v * per / run.tensor_parallel();
-        Ok(vec![Term::per_sample("logits", bytes, format!("micro batch{paired} × {s} × vocabulary {v} × {per} B ({})", logits.name())).live(Live::Loss)])
+        Ok(vec![
+            Term::per_sample(
+                "logits",
+                bytes,
+                format!(
+                    "micro batch{paired} × {s} × vocabulary {v} × {per} B ({}{})",
+                    logits.name(),
+                    if compiled && logits == Loss::Chunked { ", compiled" } else { "" }
+                ),
+            )
+            .live(Live::Loss),
+        ])
     }
 }

@@ -96,6 +96,9 @@ pub enum Live {
     Recompute,
     /// From the backward that makes them to the optimizer step.
     Gradients,
+    /// Only in the backward, and only when the run accumulates gradients over micro batches:
+    /// what FSDP's `no_sync` keeps unsharded until the last micro batch reduce-scatters it.
+    Accumulating,
     /// The optimizer step's temporaries.
     Step,
 }

@@ -141,10 +141,19 @@ impl MemoryComponent for TransformerActivations {
                 Term::per_sample("activations (layer recomputed)", per_sample(full_layer), format!("micro batch{paired} × one layer × {formula} ({shape})"))
                     .live(Live::Recompute),
             ],
+            // The kept inputs are in CPU memory; on the GPU only the layer being recomputed,
+            // after the loss's backward, as under full checkpointing.
+            ActivationCheckpointing::Offloaded => vec![
+                Term::per_sample(
+                    "activations (layer recomputed)",
+                    per_sample(full_layer),
+                    format!("micro batch{paired} × one layer × {formula} ({shape}; the checkpointed inputs offloaded to CPU memory)"),
+                )
+                .live(Live::Recompute),
+            ],
             _ => {
                 let bytes = match checkpointing {
                     ActivationCheckpointing::Selective => layers * (full_layer - scores),
-                    ActivationCheckpointing::Offloaded => full_layer,
                     _ => layers * full_layer,
                 };
                 let text = format!("micro batch{paired} × {layers} layers × {formula} ({shape}, checkpointing {})", checkpointing.name());
