@@ -39,6 +39,11 @@ impl Framework for Axolotl {
         "axolotl"
     }
 
+    /// `load_cfg` reads the file with `yaml.safe_load` (axolotl `src/axolotl/cli/config.py`).
+    fn pyyaml(&self) -> bool {
+        true
+    }
+
     fn title(&self) -> &'static str {
         "Axolotl"
     }

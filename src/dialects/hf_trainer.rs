@@ -197,6 +197,10 @@ impl Framework for HfTrainer {
         true
     }
 
+    fn pyyaml(&self) -> bool {
+        true
+    }
+
     fn sequence_length_keys(&self) -> &'static [&'static str] {
         &SEQUENCE_LENGTH_KEYS
     }

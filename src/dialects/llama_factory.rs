@@ -101,6 +101,22 @@ impl Framework for LlamaFactory {
             },
             _ => {}
         }
+        // OFT: `oft_block_size` (default 32) and `oft_target` (default `all`), `OFTArguments` in
+        // `hparams/finetuning_args.py`, passed to PEFT's `OFTConfig(oft_block_size=…, target_modules=…)`
+        // (`model/adapter.py`). A stated `oft_rank` fixes the number of blocks instead (block size
+        // d_in ÷ r per linear), which is not modelled: no block size is bound then.
+        if root.get("finetuning_type").and_then(Node::as_str) == Some("oft") {
+            let by_rank = root.get("oft_rank").and_then(Node::as_i64).is_some_and(|r| r > 0);
+            match root.get("oft_block_size") {
+                Some(size) if !by_rank => out.push(Role::OftBlockSize, size.to_json(), "oft_block_size"),
+                None if !by_rank => out.push_default(Role::OftBlockSize, 32.into(), "oft_block_size", anchor(root)),
+                _ => {}
+            }
+            match root.get("oft_target") {
+                Some(target) => out.push(Role::LoraTargets, target.to_json(), "oft_target"),
+                None => out.push_default(Role::LoraTargets, "all".into(), "oft_target", anchor(root)),
+            }
+        }
         if let Some(bits) = root.get("quantization_bit").and_then(Node::as_i64) {
             out.push(Role::BaseWeights, if bits <= 4 { "int4" } else { "int8" }.into(), "quantization_bit");
         }

@@ -110,6 +110,13 @@ pub trait Framework: Sync {
         false
     }
 
+    /// Whether the framework reads its YAML with PyYAML's `safe_load` (YAML 1.1): integers with
+    /// `_` separators (`500_000`), `yes`/`no`/`on`/`off` booleans, `0b` binary and leading-zero
+    /// octal are typed as YAML 1.1 types them (PyYAML `resolver.py` `Resolver.add_implicit_resolver`).
+    fn pyyaml(&self) -> bool {
+        false
+    }
+
     /// Whether `5e-5` in the framework's YAML reaches it as a string: PyYAML's
     /// YAML 1.1 float pattern needs a dot and a signed exponent, and nothing
     /// coerces the value afterwards (SCH008).

@@ -11,7 +11,7 @@ pub const NATIVE: Dialect = Dialect(&Native);
 
 pub struct Native;
 
-pub const BINDINGS: [(Role, &str); 40] = [
+pub const BINDINGS: [(Role, &str); 41] = [
     (Role::MicroBatch, "batch.micro_batch"),
     (Role::Accumulation, "batch.accumulation"),
     (Role::GlobalBatch, "batch.global_batch"),
@@ -48,6 +48,7 @@ pub const BINDINGS: [(Role, &str); 40] = [
     (Role::Model, "model.name"),
     (Role::Adapter, "model.adapter"),
     (Role::LoraRank, "model.lora_rank"),
+    (Role::OftBlockSize, "model.oft_block_size"),
     (Role::LoraTargets, "model.lora_targets"),
     (Role::Logits, "model.logits"),
     (Role::OptimizerInBackward, "optimizer_in_backward"),

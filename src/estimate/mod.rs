@@ -102,7 +102,8 @@ pub fn unsupported_model(name: &str, known: &crate::model::Unsupported) -> Strin
 
 /// A config that trains only part of the model without a stated trainable share,
 /// where the share cannot be derived: LoRA/QLoRA/DoRA adapters are counted from
-/// their rank and target modules on the model's architecture (`parts::adapters`),
+/// their rank and target modules on the model's architecture (`parts::adapters`), OFT from
+/// its block size (`parts::oft`),
 /// which needs the architecture (the catalog or a config.json); `freeze` and other
 /// adapters are not modelled. Pricing every parameter as trained would overstate
 /// the peak several times, so such a run is not estimated rather than reported as not fitting.
@@ -121,9 +122,17 @@ pub fn partial_training(resolved: &ResolvedConfig) -> Option<String> {
     if architecture && matches!(adapter, Some(Adapter::Lora | Adapter::Qlora | Adapter::Dora)) {
         return None;
     }
+    let oft_block = resolved.role(Role::OftBlockSize).and_then(|v| v.value.as_f64()).is_some_and(|b| b >= 2.0);
+    if architecture && adapter == Some(Adapter::Oft) && oft_block {
+        return None;
+    }
     let spelled = value.value.as_str().map(str::to_owned).unwrap_or_else(|| value.value.to_string());
     let why = if matches!(adapter, Some(Adapter::Lora | Adapter::Qlora | Adapter::Dora)) {
         "the adapters are counted from their rank and target modules on the model's architecture, which is not known here (no catalog model or config.json)"
+    } else if adapter == Some(Adapter::Oft) && !oft_block {
+        "OFT is counted from its block size on the model's architecture; a number of blocks (`oft_rank`) instead of a block size is not modelled"
+    } else if adapter == Some(Adapter::Oft) {
+        "OFT is counted from its block size on the model's architecture, which is not known here (no catalog model or config.json)"
     } else {
         "the memory of this kind of partial training is not modelled"
     };

@@ -83,9 +83,15 @@ pub struct Parts {
     pub largest_linear: f64,
     /// The linears that carry an adapter (for their activations).
     pub adapted: Vec<Linear>,
-    /// Whether the trained parameters are adapters added to the base (LoRA, DoRA),
+    /// Whether the trained parameters are adapters added to the base (LoRA, DoRA, OFT),
     /// kept in their own dtype, rather than part of the base.
     pub added: bool,
+    /// Bytes per token and input feature an adapted linear's adapter saves for the backward
+    /// (LoRA 3: its dropout mask and dropped input; OFT 2: the input it rotates).
+    pub saved_per_input: f64,
+    /// Elements of the matrices the adapters build from their parameters each step and keep
+    /// for the backward (OFT's rotations: d_in × b per adapted linear); 0 for LoRA.
+    pub built: f64,
 }
 
 /// PEFT `LoraConfig.r` default (peft `tuners/lora/config.py`).
@@ -94,7 +100,7 @@ pub const DEFAULT_RANK: f64 = 8.0;
 /// A full fine-tune, or one that trains the stated share of the parameters.
 pub fn whole(parameters: f64, trainable_fraction: f64) -> Parts {
     let trainable = parameters * trainable_fraction;
-    Parts { trainable, frozen: parameters - trainable, quantized: 0.0, largest_linear: 0.0, adapted: vec![], added: false }
+    Parts { trainable, frozen: parameters - trainable, quantized: 0.0, largest_linear: 0.0, adapted: vec![], added: false, saved_per_input: 0.0, built: 0.0 }
 }
 
 /// LoRA/QLoRA/DoRA on a known architecture: the adapters' r·(d_in + d_out) per adapted
@@ -112,7 +118,41 @@ pub fn adapters(e: &Entry, parameters: f64, adapter: Adapter, rank: f64, targets
     }
     let block: f64 = all.iter().filter(|l| l.module != Module::LmHead).map(Linear::parameters).sum();
     let largest_linear = all.iter().filter(|l| l.module != Module::LmHead).map(|l| l.d_in * l.d_out).fold(0.0, f64::max);
-    Parts { trainable, frozen: parameters, quantized: if quantized_base { block.min(parameters) } else { 0.0 }, largest_linear, adapted, added: true }
+    Parts {
+        trainable,
+        frozen: parameters,
+        quantized: if quantized_base { block.min(parameters) } else { 0.0 },
+        largest_linear,
+        adapted,
+        added: true,
+        saved_per_input: 3.0,
+        built: 0.0,
+    }
+}
+
+/// OFT on a known architecture (PEFT `tuners/oft/layer.py`): each adapted linear rotates its
+/// input with a block-diagonal orthogonal matrix of d_in ÷ b blocks, each the Cayley transform
+/// of a skew-symmetric b × b block stored as its b(b−1)/2 upper entries
+/// (`OFTRotationModule.weight`: `(r, n_elements)`, `n_elements = b(b−1)/2`): d_in·(b−1)/2
+/// trainable parameters per linear. The forward saves the input it rotates (2 B per feature,
+/// 16-bit) and the rotation it built (d_in × b elements) for the backward.
+pub fn oft(e: &Entry, parameters: f64, block: f64, targets: &LoraTargets, quantized_base: bool) -> Parts {
+    let all = linears(e);
+    let adapted: Vec<Linear> = all.iter().filter(|l| targets.0.contains(&l.module)).copied().collect();
+    let trainable: f64 = adapted.iter().map(|l| l.d_in * (block - 1.0) / 2.0 * l.count).sum();
+    let built: f64 = adapted.iter().map(|l| l.d_in * block * l.count).sum();
+    let block_linears: f64 = all.iter().filter(|l| l.module != Module::LmHead).map(Linear::parameters).sum();
+    let largest_linear = all.iter().filter(|l| l.module != Module::LmHead).map(|l| l.d_in * l.d_out).fold(0.0, f64::max);
+    Parts {
+        trainable,
+        frozen: parameters,
+        quantized: if quantized_base { block_linears.min(parameters) } else { 0.0 },
+        largest_linear,
+        adapted,
+        added: true,
+        saved_per_input: 2.0,
+        built,
+    }
 }
 
 #[cfg(test)]
@@ -153,5 +193,16 @@ mod tests {
         let embeddings_and_head = 2.0 * 128_256.0 * 4096.0;
         let norms = (32.0 * 2.0 + 1.0) * 4096.0;
         assert_eq!(parts.quantized, e.parameters as f64 - embeddings_and_head - norms);
+    }
+
+    /// OFT with block size 32 on every linear of Llama-3-8B: d_in·31/2 per linear, 32 layers ×
+    /// (q, k, v, o, gate, up: 4096 each; down: 14336) = 32 × 15.5 × (6 × 4096 + 14336) = 19,300,352.
+    #[test]
+    fn oft_parameters_as_peft_counts_them() {
+        let e = entry("meta-llama/Meta-Llama-3-8B");
+        let parts = oft(&e, e.parameters as f64, 32.0, &"all-linear".parse().unwrap(), false);
+        assert_eq!(parts.trainable, 32.0 * 15.5 * (6.0 * 4096.0 + 14336.0));
+        assert_eq!(parts.trainable, 19_300_352.0);
+        assert_eq!(parts.built, 32.0 * 32.0 * (6.0 * 4096.0 + 14336.0));
     }
 }

@@ -121,6 +121,16 @@ mod tests {
 /// float resolver, which accepts `1e-4` without a dot (omegaconf `_utils.py`,
 /// `get_yaml_loader`). `None` when the 1.2 reading stands.
 pub fn omegaconf_retype(text: &str) -> Option<Value> {
+    yaml_1_1_retype(text, false)
+}
+
+/// The same for plain PyYAML (`yaml.safe_load`): its YAML 1.1 float pattern needs a dot
+/// (`[-+]?[0-9][0-9_]*\.[0-9_]*([eE][-+][0-9]+)?`, PyYAML `resolver.py`), so `1_0e5` stays text.
+pub fn pyyaml_retype(text: &str) -> Option<Value> {
+    yaml_1_1_retype(text, true)
+}
+
+fn yaml_1_1_retype(text: &str, float_needs_dot: bool) -> Option<Value> {
     match text {
         "yes" | "Yes" | "YES" | "on" | "On" | "ON" => return Some(Value::Bool(true)),
         "no" | "No" | "NO" | "off" | "Off" | "OFF" => return Some(Value::Bool(false)),
@@ -146,7 +156,7 @@ pub fn omegaconf_retype(text: &str) -> Option<Value> {
     if clean.bytes().all(|b| b.is_ascii_digit()) && !clean.starts_with('0') {
         return clean.parse::<i64>().ok().map(|v| Value::Int(sign * v));
     }
-    if digits.contains('_') && is_core_float(&clean) && digits.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+    if digits.contains('_') && is_core_float(&clean) && digits.chars().next().is_some_and(|c| c.is_ascii_digit()) && (!float_needs_dot || clean.contains('.')) {
         return clean.parse::<f64>().ok().map(|f| Value::Float(sign as f64 * f));
     }
     None
@@ -167,5 +177,8 @@ mod omegaconf_tests {
         assert_eq!(omegaconf_retype("run_1"), None);
         assert_eq!(omegaconf_retype("0"), None);
         assert_eq!(omegaconf_retype("_1"), None);
+        assert_eq!(pyyaml_retype("500_000"), Some(Value::Int(500_000)));
+        assert_eq!(pyyaml_retype("1_0e5"), None);
+        assert_eq!(omegaconf_retype("1_0e5"), Some(Value::Float(1e6)));
     }
 }

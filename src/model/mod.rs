@@ -391,9 +391,16 @@ pub fn lookup(name: &str) -> Option<(&'static Entry, Match)> {
 }
 
 /// Whether a model name is written as a file-system path rather than a hub id
-/// (`org/name`): absolute, `./`, `../`, `~`, or more than one `/`.
+/// (`org/name`): absolute, `./`, `../`, `~`, more than one `/`, or under `models/`: the Hub
+/// serves its model index at `huggingface.co/models`, so no account can be named `models`
+/// (LLaMA-Factory's examples load local models from there: `models/Qwen2.5-7B`, `models/llama3-8b-pro`).
 pub fn is_path(name: &str) -> bool {
-    name.starts_with('/') || name.starts_with('.') || name.starts_with('~') || name.contains('\\') || name.matches('/').count() >= 2
+    name.starts_with('/')
+        || name.starts_with('.')
+        || name.starts_with('~')
+        || name.contains('\\')
+        || name.matches('/').count() >= 2
+        || name.get(..7).is_some_and(|head| head.eq_ignore_ascii_case("models/"))
 }
 
 #[cfg(test)]
@@ -432,6 +439,9 @@ mod tests {
         assert_eq!(lookup("checkpoints/meta-llama/Llama-2-7b-hf"), Some((by_id("meta-llama/Llama-2-7b-hf").unwrap(), Match::PathOrgName)));
         assert_eq!(lookup("/data/models/Llama-2-7b-hf/"), Some((by_id("meta-llama/Llama-2-7b-hf").unwrap(), Match::PathBasename)));
         assert_eq!(id("./Meta-Llama-3.1-8B-Instruct"), Some("meta-llama/Llama-3.1-8B"));
+        // `models/` is a folder, never a Hub account; another one-slash name stays a hub id.
+        assert_eq!(lookup("models/Qwen2.5-7B").map(|(e, m)| (e.id.as_str(), m)), Some(("Qwen/Qwen2.5-7B", Match::PathBasename)));
+        assert_eq!(id("someone/Qwen2.5-7B"), None);
     }
 
     #[test]

@@ -230,7 +230,14 @@ fn resolve_tree_with(
     omegaconf: bool,
     world: Option<u32>,
 ) -> ResolvedConfig {
-    let tree = if omegaconf { omegaconf_typing(tree) } else { tree };
+    // OmegaConf and plain PyYAML (`Framework::pyyaml`) read plain scalars as YAML 1.1.
+    let tree = if omegaconf {
+        yaml_1_1_typing(tree, crate::load::scalar::omegaconf_retype)
+    } else if detection.dialect.pyyaml() {
+        yaml_1_1_typing(tree, crate::load::scalar::pyyaml_retype)
+    } else {
+        tree
+    };
     let (tree, unresolved) =
         if omegaconf && files.iter().any(|f| f.text().contains("${") || f.text().contains("???")) { interpolate::resolve(&tree) } else { (tree, Vec::new()) };
     let mut roles = BTreeMap::new();
@@ -353,21 +360,21 @@ fn fill_from_deepspeed_file(roles: &mut BTreeMap<Role, RoleValue>, tree: &Node, 
     }
 }
 
-/// Re-types plain scalars as OmegaConf's YAML 1.1 loader reads them (`55_000`, `yes`).
-fn omegaconf_typing(mut node: Node) -> Node {
+/// Re-types plain scalars as a YAML 1.1 loader reads them (`55_000`, `yes`).
+fn yaml_1_1_typing(mut node: Node, retype: fn(&str) -> Option<crate::load::Value>) -> Node {
     match &mut node.value {
         crate::load::Value::Map(entries) => {
             for entry in entries.iter_mut() {
-                entry.value = omegaconf_typing(std::mem::replace(&mut entry.value, Node::new(crate::load::Value::Null, 0..0)));
+                entry.value = yaml_1_1_typing(std::mem::replace(&mut entry.value, Node::new(crate::load::Value::Null, 0..0)), retype);
             }
         }
         crate::load::Value::Seq(items) => {
             for item in items.iter_mut() {
-                *item = omegaconf_typing(std::mem::replace(item, Node::new(crate::load::Value::Null, 0..0)));
+                *item = yaml_1_1_typing(std::mem::replace(item, Node::new(crate::load::Value::Null, 0..0)), retype);
             }
         }
         crate::load::Value::Str(text) if node.style == Some(crate::load::ScalarStyle::Plain) => {
-            if let Some(value) = crate::load::scalar::omegaconf_retype(text) {
+            if let Some(value) = retype(text) {
                 node.value = value;
             }
         }

@@ -107,6 +107,21 @@ pub fn fill(roles: &mut BTreeMap<Role, RoleValue>, source: &Arc<SourceFile>, set
     }
     let ModelLookup::Found(facts) = &lookup else { return Some(lookup) };
     let e = &facts.entry;
+    // A checkpoint stored quantized (`stored_quantization`: a GPTQ/AWQ/bitsandbytes upload) loads
+    // its block linears at that width, whatever the config says of quantizing: its frozen base is
+    // priced as stored (GPTQ/AWQ 4-bit with group 128 keep 0.5 B + an fp16 scale and a 4-bit zero
+    // per 128 weights, 0.52 B, within 8 % of the bitsandbytes 4-bit figure used for every 4-bit base).
+    let stored = match e.stored_quantization.as_deref() {
+        Some("nf4" | "gptq-int4" | "awq-int4") => Some("int4"),
+        Some("int8") => Some("int8"),
+        _ => None,
+    };
+    if let Some(width) = stored.filter(|_| !roles.contains_key(&Role::BaseWeights)) {
+        let mut filled = named.clone();
+        filled.value = width.into();
+        filled.from_model = Some(Arc::clone(facts));
+        roles.insert(Role::BaseWeights, filled);
+    }
     let values = [
         (Role::Parameters, facts.parameters),
         (Role::HiddenSize, e.hidden_size),

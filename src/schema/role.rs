@@ -67,10 +67,12 @@ pub enum Role {
     // Whether the output head shares the input embedding's weights, where the framework decides
     // it rather than the model's config (a boolean).
     TieEmbeddings,
+    // OFT's block size (each adapted linear trains d_in ÷ b skew-symmetric b × b blocks).
+    OftBlockSize,
 }
 
 impl Role {
-    pub const ALL: [Role; 40] = [
+    pub const ALL: [Role; 41] = [
         Role::MicroBatch,
         Role::Accumulation,
         Role::GlobalBatch,
@@ -111,6 +113,7 @@ impl Role {
         Role::Compile,
         Role::SyncEachBatch,
         Role::TieEmbeddings,
+        Role::OftBlockSize,
     ];
 
     pub fn name(self) -> &'static str {
@@ -155,6 +158,7 @@ impl Role {
             Role::Compile => "compile",
             Role::SyncEachBatch => "sync_each_batch",
             Role::TieEmbeddings => "tie_embeddings",
+            Role::OftBlockSize => "oft_block_size",
         }
     }
 

@@ -237,6 +237,11 @@ pub struct Model {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-trainlint" = {"role": "adapter"}))]
     pub adapter: Option<AdapterKind>,
+    /// OFT's block size b: each adapted linear trains d_in ÷ b rotations of b(b−1)/2 parameters
+    /// (PEFT `OFTConfig.oft_block_size`, default 32).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 2), extend("x-trainlint" = {"role": "oft_block_size"}))]
+    pub oft_block_size: Option<u32>,
     /// LoRA rank r.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1), extend("x-trainlint" = {"role": "lora_rank"}))]
@@ -263,6 +268,7 @@ pub enum AdapterKind {
     Lora,
     Qlora,
     Dora,
+    Oft,
 }
 
 /// LoRA target modules: one name (`all-linear`) or a list.

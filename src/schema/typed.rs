@@ -411,7 +411,10 @@ pub enum Adapter {
     Dora,
     /// Some layers trained, the rest frozen (`freeze`).
     Freeze,
-    /// Orthogonal fine-tuning (`oft`), `llama-adapter` and other adapters.
+    /// Orthogonal fine-tuning: a block-diagonal rotation of each adapted linear's input
+    /// (Qiu et al. 2023, arXiv:2306.07280; PEFT `tuners/oft`).
+    Oft,
+    /// `llama-adapter` and other adapters.
     Other,
 }
 
@@ -428,7 +431,8 @@ impl FromStr for Adapter {
             "qlora" => Adapter::Qlora,
             "dora" => Adapter::Dora,
             "freeze" => Adapter::Freeze,
-            "oft" | "llama-adapter" => Adapter::Other,
+            "oft" => Adapter::Oft,
+            "llama-adapter" => Adapter::Other,
             _ => return Err(Unrecognised { role: Role::Adapter, text: text.to_owned() }),
         })
     }

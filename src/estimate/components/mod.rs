@@ -206,6 +206,14 @@ impl<'a> Run<'a> {
                 let quantized = adapter == Adapter::Qlora || resolved.typed::<Quantization>().is_some();
                 parts::adapters(entry, p, adapter, rank, &targets, quantized)
             }
+            (None, Some(Adapter::Oft), Some(entry)) if number(Role::OftBlockSize).is_some_and(|b| b >= 2.0) => {
+                let block = number(Role::OftBlockSize).unwrap_or(32.0);
+                let targets = resolved.typed::<LoraTargets>().unwrap_or_else(|| {
+                    notes.push("OFT target modules not recognised or not stated: every linear layer assumed".into());
+                    LoraTargets(Module::ALL_LINEAR.to_vec())
+                });
+                parts::oft(entry, p, block, &targets, resolved.typed::<Quantization>().is_some())
+            }
             _ => {
                 // The stated trainable share, in [0, 1] (1 when not stated).
                 let mut whole = parts::whole(p, stated_fraction.unwrap_or(1.0));

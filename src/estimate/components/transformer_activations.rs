@@ -180,7 +180,8 @@ impl MemoryComponent for TransformerActivations {
 ///   tokens, 33.28 GiB after the forward against 33.2 GiB so counted; data/measured_h200.json);
 /// - LoRA: each adapted linear's dropout mask (1 B) and dropped input (2 B) that `lora_A`
 ///   saves (peft `tuners/lora/layer.py` `Linear.forward`): 3·s·d_in, for the tokens the linear
-///   sees (a routed MoE expert: active ÷ experts of them).
+///   sees (a routed MoE expert: active ÷ experts of them); OFT the 16-bit input its rotation
+///   saves (peft `tuners/oft/layer.py`): 2·s·d_in.
 ///
 /// The eager attention's s×s matrices are added by the caller (`score_bytes`).
 pub fn per_layer(e: &crate::model::Entry, run: &Run, s: f64) -> f64 {
@@ -213,7 +214,11 @@ pub fn per_layer(e: &crate::model::Entry, run: &Run, s: f64) -> f64 {
     };
     let layers = e.num_layers.max(1) as f64;
     let lora: f64 = run.parts.as_ref().map_or(0.0, |p| {
-        p.adapted.iter().filter(|l| l.module != crate::schema::typed::Module::LmHead).map(|l| 3.0 * s * l.d_in * l.count * l.tokens / layers).sum()
+        p.adapted
+            .iter()
+            .filter(|l| l.module != crate::schema::typed::Module::LmHead)
+            .map(|l| p.saved_per_input * s * l.d_in * l.count * l.tokens / layers)
+            .sum()
     });
     norms + attention + mlp + lora
 }

@@ -111,6 +111,18 @@ impl MemoryComponent for Weights {
             out.push(Term::fixed("weights (frozen base)", frozen / divisor, what));
             let per = adapter_bytes(run.precision);
             out.push(Term::fixed("weights (adapters)", parts.trainable * per / divisor, format!("adapter parameters × {per} B")));
+            if parts.built > 0.0 {
+                // OFT builds each adapted linear's rotation from its parameters every forward and
+                // keeps it for the backward (`parts::oft`), in the adapters' dtype.
+                out.push(
+                    Term::fixed(
+                        "OFT rotations (built each step)",
+                        parts.built * per / run.tensor_parallel(),
+                        format!("adapted linears' d_in × block size × {per} B"),
+                    )
+                    .live(Live::Backward),
+                );
+            }
             gathered(run, parts, frozen_per, quantization, &mut out);
             if parts.quantized > 0.0 {
                 // bitsandbytes `MatMul4Bit.forward` dequantizes the weight to the compute dtype
