@@ -274,9 +274,9 @@ fn sharded_or_unmodelled_runs_are_not_estimated_at_the_key() {
         ),
         (
             "badam.yaml",
-            "model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nstage: sft\nfinetuning_type: full\nuse_badam: true\nper_device_train_batch_size: 1\ncutoff_len: 1024\nbf16: true\ndo_train: true\n",
-            4,
-            "`use_badam` is set",
+            "model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nstage: sft\nfinetuning_type: full\nuse_badam: true\nbadam_mode: ratio\nper_device_train_batch_size: 1\ncutoff_len: 1024\nbf16: true\ndo_train: true\n",
+            5,
+            "`badam_mode` is set",
         ),
     ];
     for (file, text, line, message) in cases {
@@ -681,4 +681,42 @@ fn a_compiled_chunked_loss_keeps_only_the_16_bit_logits() {
     // Measured 8.5 GiB of tensors (torchtune README); the estimate without the CUDA context is within 5 %.
     let tensors = compiled["total_bytes"].as_f64().unwrap() - bytes(&compiled, "CUDA context");
     assert!((tensors / (8.5 * 1024f64.powi(3)) - 1.0).abs() < 0.05, "{tensors}");
+}
+
+#[test]
+fn llama_factory_memory_saving_optimizers_are_priced_from_their_states() {
+    let dir = common::fresh_dir("models-lf-optimizers");
+    let base = "model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nstage: sft\ndo_train: true\nfinetuning_type: full\ncutoff_len: 2048\nper_device_train_batch_size: 1\n";
+    // Llama-3-8B's linears (q, k, v, o, gate, up, down; 32 layers) and the rest (embeddings, head, norms).
+    let linears: [(f64, f64); 7] =
+        [(4096.0, 4096.0), (4096.0, 1024.0), (4096.0, 1024.0), (4096.0, 4096.0), (4096.0, 14336.0), (4096.0, 14336.0), (14336.0, 4096.0)];
+    let all = 8_030_261_248.0;
+    let in_linears: f64 = 32.0 * linears.iter().map(|(i, o)| i * o).sum::<f64>();
+    // GaLore, rank 128, layerwise, pure bf16: per linear 2 × r × max + r × min elements, full Adam elsewhere, 2 B each.
+    write(
+        &dir,
+        "galore.yaml",
+        &format!("{base}gradient_accumulation_steps: 1\npure_bf16: true\nuse_galore: true\ngalore_layerwise: true\ngalore_target: all\ngalore_rank: 128\n"),
+    );
+    let galore = estimate(&dir, &["--gpu", "h100-sxm", "galore.yaml"]);
+    let low_rank: f64 = 32.0 * linears.iter().map(|(i, o)| 2.0 * 128.0 * i.max(*o) + 128.0 * i.min(*o)).sum::<f64>();
+    assert_eq!(bytes(&galore, "optimizer states"), (low_rank + 2.0 * (all - in_linears)) * 2.0, "{galore:#}");
+    // Layerwise: one parameter's gradient at a time (the largest: the embedding or the head).
+    assert_eq!(bytes(&galore, "gradients"), 128_256.0 * 4096.0 * 2.0);
+    // BAdam, layer mode: one decoder layer trains, its fp32 copy and AdamW moments (12 B), bf16 gradients.
+    write(&dir, "badam.yaml", &format!("{base}gradient_accumulation_steps: 8\nuse_badam: true\nbadam_mode: layer\n"));
+    let badam = estimate(&dir, &["--gpu", "h100-sxm", "badam.yaml"]);
+    let layer = (all - 2.0 * 128_256.0 * 4096.0 - 4096.0) / 32.0;
+    assert_eq!(layer, 218_112_000.0);
+    assert_eq!(bytes(&badam, "optimizer states"), layer * 12.0, "{badam:#}");
+    assert_eq!(bytes(&badam, "gradients"), layer * 2.0);
+    assert_eq!(bytes(&badam, "weights"), all * 2.0);
+    // Adam-mini under bf16 autocast: fp32 parameters, gradients and first moment (4 B each).
+    write(&dir, "mini.yaml", &format!("{base}gradient_accumulation_steps: 8\nbf16: true\nuse_adam_mini: true\n"));
+    let mini = estimate(&dir, &["--gpu", "h100-sxm", "mini.yaml"]);
+    assert_eq!(bytes(&mini, "optimizer states"), all * 4.0, "{mini:#}");
+    // BAdam's ratio mode is not modelled: no estimate rather than a wrong one.
+    write(&dir, "ratio.yaml", &format!("{base}use_badam: true\nbadam_mode: ratio\n"));
+    let output = run(&dir, &["estimate", "--gpu", "h100-sxm", "ratio.yaml"]);
+    assert!(common::stderr(&output).contains("ratio mode"), "{}", common::stderr(&output));
 }

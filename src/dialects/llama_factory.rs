@@ -117,6 +117,38 @@ impl Framework for LlamaFactory {
                 None => out.push_default(Role::LoraTargets, "all".into(), "oft_target", anchor(root)),
             }
         }
+        // Memory-saving optimizers (`hparams/finetuning_args.py` `GaloreArguments`, `ApolloArguments`,
+        // `BAdamArgument`, `use_adam_mini`; built in `train/trainer_utils.py` `create_custom_optimizer`).
+        // `*_layerwise` makes one optimizer per parameter, stepped in its post-accumulate-grad hook
+        // (`_create_galore_optimizer`: `param.register_post_accumulate_grad_hook(optimizer_hook)`,
+        // `optimizer_dict[param].zero_grad()`): the optimizer runs in the backward.
+        for (switch, name, rank, layerwise) in [
+            ("use_galore", "galore_adamw", "galore_rank", "galore_layerwise"),
+            ("use_apollo", "apollo_adamw", "apollo_rank", "apollo_layerwise"),
+        ] {
+            if super::truthy(root, switch) {
+                out.push(Role::Optimizer, name.into(), switch);
+                if let Some(r) = root.get(rank) {
+                    out.push(Role::OptimizerRank, r.to_json(), rank);
+                }
+                if super::truthy(root, layerwise) {
+                    out.push(Role::OptimizerInBackward, true.into(), layerwise);
+                }
+            }
+        }
+        if super::truthy(root, "use_adam_mini") {
+            out.push(Role::Optimizer, "adam_mini".into(), "use_adam_mini");
+        }
+        if super::truthy(root, "use_badam") {
+            out.push(Role::Optimizer, "badam".into(), "use_badam");
+            // "Pure bf16 / BAdam detected, remaining trainable params in half precision"
+            // (`model/adapter.py`); without `bf16`/`fp16` no autocast runs and the compute dtype is
+            // the checkpoint's (`hparams/parser.py`, `extras/misc.py` `infer_optim_dtype`: bf16 where
+            // the GPU has it): the model trains in pure 16-bit.
+            if ["pure_bf16", "bf16", "fp16"].iter().all(|k| root.get(k).is_none()) {
+                out.push(Role::Precision, "bf16-true".into(), "use_badam");
+            }
+        }
         if let Some(bits) = root.get("quantization_bit").and_then(Node::as_i64) {
             out.push(Role::BaseWeights, if bits <= 4 { "int4" } else { "int8" }.into(), "quantization_bit");
         }
@@ -136,8 +168,8 @@ impl Framework for LlamaFactory {
     }
 
     /// LLaMA-Factory `hparams/finetuning_args.py`: `use_galore`, `use_apollo`,
-    /// `use_badam` and `use_adam_mini` replace AdamW with memory-saving
-    /// optimizers; `deepspeed` / `fsdp` are TrainingArguments'. None is modelled yet.
+    /// `use_badam` and `use_adam_mini` replace AdamW with memory-saving optimizers (priced by
+    /// the optimizer components; BAdam's ratio mode is not); `deepspeed` / `fsdp` are TrainingArguments'.
     /// `llamafactory-cli train` trains only with `do_train: true` (LLaMA-Factory
     /// `src/llamafactory/train/sft/workflow.py`: `if training_args.do_train:`; HF's
     /// `do_train` defaults to false); inference (`llamafactory-cli chat/api`) and
@@ -154,13 +186,15 @@ impl Framework for LlamaFactory {
     }
 
     fn memory_unmodelled(&self, root: &Node) -> Option<super::Unmodelled> {
-        const OPTIMIZERS: [(&str, &str); 4] = [
-            ("use_galore", "GaLore projects the gradients to low rank, which trainlint does not model yet"),
-            ("use_apollo", "APOLLO keeps low-rank optimizer states, which trainlint does not model yet"),
-            ("use_badam", "BAdam updates one block of layers at a time, which trainlint does not model yet"),
-            ("use_adam_mini", "Adam-mini keeps one second moment per block, which trainlint does not model yet"),
-        ];
-        super::first_set(root, &OPTIMIZERS).or_else(|| super::hf_trainer::sharding_unmodelled(root))
+        // BAdam's `badam_mode: ratio` updates a random share of every layer's weights (a sparse
+        // mask), which is not modelled; `layer` (the default) is.
+        if super::truthy(root, "use_badam") && root.get("badam_mode").and_then(Node::as_str) == Some("ratio") {
+            return Some(super::Unmodelled {
+                path: "badam_mode".to_owned(),
+                reason: "BAdam's ratio mode updates a sparse share of every layer, which trainlint does not model yet".to_owned(),
+            });
+        }
+        super::hf_trainer::sharding_unmodelled(root)
     }
 }
 

@@ -11,7 +11,7 @@ pub const NATIVE: Dialect = Dialect(&Native);
 
 pub struct Native;
 
-pub const BINDINGS: [(Role, &str); 41] = [
+pub const BINDINGS: [(Role, &str); 42] = [
     (Role::MicroBatch, "batch.micro_batch"),
     (Role::Accumulation, "batch.accumulation"),
     (Role::GlobalBatch, "batch.global_batch"),
@@ -23,6 +23,7 @@ pub const BINDINGS: [(Role, &str); 41] = [
     (Role::ContextParallel, "parallel.context"),
     (Role::Precision, "precision"),
     (Role::Optimizer, "optimizer"),
+    (Role::OptimizerRank, "optimizer_rank"),
     (Role::Parameters, "model.parameters"),
     (Role::TrainableFraction, "model.trainable_fraction"),
     (Role::Ema, "model.ema"),

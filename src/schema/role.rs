@@ -69,10 +69,12 @@ pub enum Role {
     TieEmbeddings,
     // OFT's block size (each adapted linear trains d_in ÷ b skew-symmetric b × b blocks).
     OftBlockSize,
+    // The rank GaLore and APOLLO project gradients to.
+    OptimizerRank,
 }
 
 impl Role {
-    pub const ALL: [Role; 41] = [
+    pub const ALL: [Role; 42] = [
         Role::MicroBatch,
         Role::Accumulation,
         Role::GlobalBatch,
@@ -114,6 +116,7 @@ impl Role {
         Role::SyncEachBatch,
         Role::TieEmbeddings,
         Role::OftBlockSize,
+        Role::OptimizerRank,
     ];
 
     pub fn name(self) -> &'static str {
@@ -159,6 +162,7 @@ impl Role {
             Role::SyncEachBatch => "sync_each_batch",
             Role::TieEmbeddings => "tie_embeddings",
             Role::OftBlockSize => "oft_block_size",
+            Role::OptimizerRank => "optimizer_rank",
         }
     }
 

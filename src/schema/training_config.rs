@@ -36,6 +36,11 @@ pub struct TrainingConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-trainlint" = {"role": "optimizer"}))]
     pub optimizer: Option<Optimizer>,
+    /// The rank r GaLore and APOLLO project each linear weight's gradient to (their optimizer
+    /// states are r × max(d_in, d_out) per linear).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1), extend("x-trainlint" = {"role": "optimizer_rank"}))]
+    pub optimizer_rank: Option<u32>,
     /// The optimizer steps inside the backward, parameter by parameter, so no full set of
     /// gradients is kept (PyTorch's `register_post_accumulate_grad_hook`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -153,6 +158,10 @@ pub enum Optimizer {
     SgdMomentum,
     Adafactor,
     Lion,
+    AdamMini,
+    GaloreAdamw,
+    ApolloAdamw,
+    Badam,
 }
 
 /// Model facts.

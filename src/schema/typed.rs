@@ -176,6 +176,14 @@ pub enum OptimizerKind {
     Adafactor,
     /// Lion: one momentum buffer.
     Lion,
+    /// Adam-mini: Adam's first moment, and one second moment per block (head or neuron)
+    /// (Zhang et al. 2024, arXiv:2406.16793; `adam_mini/adam_mini.py`).
+    AdamMini,
+    /// GaLore / APOLLO: Adam's moments of each linear weight's gradient projected to rank r
+    /// (Zhao et al. 2024, arXiv:2403.03507; Zhu et al. 2024, arXiv:2412.05270), full Adam elsewhere.
+    LowRankAdam,
+    /// BAdam: AdamW on one block of layers at a time, kept in fp32 (Luo et al. 2024, arXiv:2404.02827).
+    BlockAdam,
 }
 
 /// The dtype optimizer states are kept in.
@@ -216,8 +224,10 @@ impl FromStr for Optimizer {
     ///   `adamw_hf`, `adamw_bnb_8bit`, `adamw_8bit` ("just an alias for adamw_bnb_8bit"),
     ///   `paged_adamw_8bit`, `paged_adamw_32bit` (bitsandbytes `PagedAdamW`, 32-bit states), `lion_8bit`, `sgd`, `adafactor`;
     /// - torch class paths (an `optimizer._component_` / `_target_`): `torch.optim.AdamW`, `torch.optim.Adam`;
+    /// - LLaMA-Factory's optimizer switches as its dialect binds them (`use_adam_mini` →
+    ///   `adam_mini`, `use_galore` → `galore_adamw`, `use_apollo` → `apollo_adamw`, `use_badam` → `badam`);
     /// - trainlint's native schema (`adamw`, `adam`, `adamw-fused`, `adamw-8bit`, `sgd`,
-    ///   `sgd-momentum`, `adafactor`, `lion`).
+    ///   `sgd-momentum`, `adafactor`, `lion`, `adam-mini`, `galore-adamw`, `apollo-adamw`, `badam`).
     fn from_str(text: &str) -> Result<Optimizer, Unrecognised> {
         use OptimizerKind::*;
         let name = text.to_ascii_lowercase();
@@ -230,6 +240,9 @@ impl FromStr for Optimizer {
             "sgd" => Optimizer::plain(Sgd),
             "adafactor" => Optimizer::plain(Adafactor),
             "lion" => Optimizer::plain(Lion),
+            "adam_mini" | "adam-mini" => Optimizer::plain(AdamMini),
+            "galore_adamw" | "apollo_adamw" | "galore-adamw" | "apollo-adamw" => Optimizer::plain(LowRankAdam),
+            "badam" => Optimizer::plain(BlockAdam),
             _ => return Err(Unrecognised { role: Role::Optimizer, text: text.to_owned() }),
         };
         optimizer.paged = name.starts_with("paged_");

@@ -214,6 +214,17 @@ impl<'a> Run<'a> {
                 });
                 parts::oft(entry, p, block, &targets, resolved.typed::<Quantization>().is_some())
             }
+            // BAdam trains one decoder layer at a time (LLaMA-Factory `badam_mode: layer`; BAdam
+            // `block_optim.py` `infer_param_groups`: blocks are `layers.<i>.`; the embeddings, head
+            // and final norm are never trained): the rest is frozen, without gradients.
+            (None, _, Some(entry))
+                if resolved.typed::<crate::schema::typed::Optimizer>().is_some_and(|o| o.kind == crate::schema::typed::OptimizerKind::BlockAdam) =>
+            {
+                let h = entry.hidden_size as f64;
+                let outside = entry.vocab_size as f64 * h * if entry.tie_embeddings { 1.0 } else { 2.0 } + h;
+                let layer = ((p - outside) / (entry.num_layers as f64).max(1.0)).max(0.0);
+                parts::whole(p, (layer / p).clamp(0.0, 1.0))
+            }
             _ => {
                 // The stated trainable share, in [0, 1] (1 when not stated).
                 let mut whole = parts::whole(p, stated_fraction.unwrap_or(1.0));

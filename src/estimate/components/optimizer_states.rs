@@ -12,15 +12,39 @@ pub struct OptimizerStates;
 /// moments), 8-bit AdamW 2 B, SGD with momentum 4 B, SGD 0 B, Adafactor "slightly
 /// more than 4 bytes" (4 B here), Lion one fp32 momentum (4 B, our inference).
 /// 8-bit Lion is counted like 8-bit AdamW (2 B), as before the typed roles.
+/// Adam-mini keeps Adam's first moment whole and one second moment per head or output
+/// neuron (`adam_mini.py`: `state["m"] = torch.zeros_like(p.grad, …)`, `state["vmean"]` of
+/// `neuron_per_gpu` or `head_per_gpu` rows): 4 B (the `vmean` scalars, under 0.1 % of the
+/// parameters, are not counted). GaLore/APOLLO are priced per linear (`low_rank`); BAdam
+/// keeps fp32 AdamW moments of its active block (8 B) and that block's fp32 master copy (4 B):
+/// 12 B, in any precision (`block_optim.py`: `param.clone().float()`).
 pub fn bytes_per_parameter(optimizer: Optimizer) -> f64 {
     match (optimizer.kind, optimizer.state) {
-        (OptimizerKind::Adam, StateBits::Full) => 8.0,
-        (OptimizerKind::Adam | OptimizerKind::Lion, StateBits::Eight) => 2.0,
+        (OptimizerKind::Adam | OptimizerKind::LowRankAdam, StateBits::Full) => 8.0,
+        (OptimizerKind::Adam | OptimizerKind::Lion | OptimizerKind::LowRankAdam, StateBits::Eight) => 2.0,
         (OptimizerKind::SgdMomentum, _) => 4.0,
         (OptimizerKind::Sgd, _) => 0.0,
         (OptimizerKind::Adafactor, _) => 4.0,
         (OptimizerKind::Lion, StateBits::Full) => 4.0,
+        (OptimizerKind::AdamMini, _) => 4.0,
+        (OptimizerKind::BlockAdam, _) => 12.0,
     }
+}
+
+/// GaLore and APOLLO on the catalog's linears (LLaMA-Factory `galore_target: all` /
+/// `apollo_target: all`: every `nn.Linear` but `lm_head`, `model_utils/misc.py`
+/// `find_all_linear_modules`): for a d_out × d_in weight, Adam's two moments of the gradient
+/// projected to rank r, r × max(d_in, d_out) each, and the projection, r × min(d_in, d_out)
+/// (`galore_projector.py`: right projection `Vh[:rank]` when d_out ≥ d_in, else left `U[:, :rank]`;
+/// `adamw.py`: `state["exp_avg"] = torch.zeros_like(grad)` on the projected gradient; APOLLO's
+/// random projection is stored too, `random_projector.py`). The other trainable parameters
+/// (embeddings, head, norms) get full Adam. Elements, in the state dtype.
+fn low_rank_elements(run: &Run, rank: f64, trainable: f64) -> Option<f64> {
+    let entry = run.entry?;
+    let linears: Vec<_> = crate::estimate::parts::linears(entry).into_iter().filter(|l| l.module != crate::schema::typed::Module::LmHead).collect();
+    let projected: f64 = linears.iter().map(|l| l.parameters()).sum();
+    let states: f64 = linears.iter().map(|l| (2.0 * rank * l.d_in.max(l.d_out) + rank * l.d_in.min(l.d_out)) * l.count).sum();
+    Some(states + 2.0 * (trainable - projected).max(0.0))
 }
 
 impl MemoryComponent for OptimizerStates {
@@ -36,13 +60,34 @@ impl MemoryComponent for OptimizerStates {
         let Some(trainable) = run.trainable().filter(|_| !run.zero()) else { return Ok(vec![]) };
         // Named as the config spells it; AdamW when none is named (HF TrainingArguments' default).
         let name = run.resolved.role(Role::Optimizer).and_then(|v| v.value.as_str().map(str::to_owned)).unwrap_or_else(|| "adamw".into());
-        let per_param = match name.parse::<Optimizer>() {
-            Ok(optimizer) => bytes_per_parameter(optimizer),
-            Err(_) => {
-                notes.push(format!("optimizer `{name}` unknown: AdamW's 8 B per parameter assumed"));
-                bytes_per_parameter(Optimizer::ADAMW)
+        let optimizer = name.parse::<Optimizer>().unwrap_or_else(|_| {
+            notes.push(format!("optimizer `{name}` unknown: AdamW's 8 B per parameter assumed"));
+            Optimizer::ADAMW
+        });
+        let per_param = bytes_per_parameter(optimizer);
+        // BAdam's fp32 block copy and moments are fp32 whatever the model's dtype.
+        if optimizer.kind == OptimizerKind::BlockAdam {
+            return Ok(vec![Term::fixed(
+                "optimizer states",
+                trainable * per_param / run.zero_divisor(State::Optimizer),
+                format!("active block's parameters × {per_param} B ({name}: fp32 master copy, AdamW's m and v)"),
+            )]);
+        }
+        if optimizer.kind == OptimizerKind::LowRankAdam {
+            let state_bytes = if matches!(run.precision, Precision::True(_)) { 2.0 } else { 4.0 } * per_param / 8.0;
+            let rank = run.number(Role::OptimizerRank).filter(|r| *r >= 1.0);
+            match rank.and_then(|r| low_rank_elements(run, r, trainable)) {
+                Some(elements) => {
+                    let rank = rank.unwrap_or_default();
+                    return Ok(vec![Term::fixed(
+                        "optimizer states",
+                        elements * state_bytes / run.zero_divisor(State::Optimizer),
+                        format!("{name}: rank-{rank} moments and projection per linear, full Adam for the rest, × {state_bytes} B"),
+                    )]);
+                }
+                None => notes.push(format!("`{name}`: rank or model shape unknown, full Adam states assumed (an upper bound)")),
             }
-        };
+        }
         // PyTorch keeps full-precision states in the parameter's dtype (`torch.optim.AdamW`
         // `_init_group`: `exp_avg = torch.zeros_like(p)`): half the bytes when the trained
         // parameters are 16-bit (pure bf16/fp16). 8-bit states are 8-bit whatever the dtype.

@@ -41,6 +41,18 @@ impl MemoryComponent for OptimizerStep {
         // DeepSpeed steps its own (fused) optimizer on the partitions.
         let Some(trainable) = run.trainable().filter(|_| run.zero_stage == 0) else { return Ok(vec![]) };
         let name = run.resolved.role(Role::Optimizer).and_then(|v| v.value.as_str().map(str::to_owned)).unwrap_or_else(|| "adamw".into());
+        // BAdam steps its active block's fp32 copy: the gradient upcast to fp32
+        // (`block_optim.py`: `hp_param.grad = lp_param.grad.float()`) and the base AdamW's foreach √v.
+        if name.parse::<Optimizer>().is_ok_and(|o| o.kind == OptimizerKind::BlockAdam) {
+            return Ok(vec![
+                Term::fixed(
+                    "optimizer step workspace",
+                    trainable * 8.0 / run.zero_divisor(State::Optimizer),
+                    "active block's parameters × 8 B (fp32 gradient copy and foreach AdamW's √v, during the step only)",
+                )
+                .live(Live::Step),
+            ]);
+        }
         if !foreach_adam(&name) || run.resolved.role(Role::OptimizerInBackward).and_then(|v| v.value.as_bool()) == Some(true) {
             return Ok(vec![]);
         }

@@ -16,8 +16,8 @@ declare_rule! {
     /// builder, TRL `use_peft`) without stating the trainable share, which the
     /// memory model does not derive yet; or it states a setting the memory
     /// model does not read yet (a DeepSpeed or FSDP config that shards the
-    /// run, a memory-saving optimizer such as GaLore, or an optimizer step
-    /// inside the backward), which would otherwise be priced as an unsharded
+    /// run, a memory-saving optimizer it does not price such as litgpt's GaLore
+    /// or BAdam's ratio mode), which would otherwise be priced as an unsharded
     /// AdamW run and reported as not fitting; or it states no parameter
     /// count, no activation size, no memory terms and no calibration; or a
     /// memory term names a value the config does not have; or the model states
