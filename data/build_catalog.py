@@ -1176,6 +1176,32 @@ add("allenai/Olmo-3-7B-Instruct", 4096, 32, 32, 32, 11008, 100278, 65536,
     aliases=["allenai/Olmo-3-7B-Instruct-SFT", "allenai/Olmo-3-7B-Instruct-DPO", "allenai/Olmo-3-1025-7B", "allenai/Olmo-3-7B-Think",
              "Olmo-3-7B-Instruct"])
 
+# ---------------------------------------------------------------- sixth pass: MiMo-7B-RL (Qwen2 layout + the remote code's MTP layer)
+# MiMoForCausalLM (trust_remote_code) = Qwen2ForCausalLM whose model also holds model.mtp_layers, num_nextn_predict_layers
+# MiMoMTPLayers built in __init__, so they are nn.Module parameters of the loaded model: each is input_proj Linear(2H -> H, no bias),
+# one Qwen2Attention (q/k/v with bias, o without), one Qwen2MLP (gate/up/down, no bias) and five Qwen2RMSNorms (token_layernorm,
+# hidden_layernorm, input_layernorm, post_attention_layernorm, final_layernorm). Expressed as components so param_count counts them.
+MIMO_H, MIMO_I = 4096, 11008
+add("XiaomiMiMo/MiMo-7B-RL", MIMO_H, 36, 32, 8, MIMO_I, 151680, 32768,
+    SLIME + "mimo-7B-rl.sh @c3729ccd9e3d16f4ec3bf77a41b353b37b759216 (swiglu, 36 layers, hidden 4096, ffn 11008, 32 heads, 8 query "
+    "groups, --disable-bias-linear with --add-qkv-bias, RMSNorm, vocab 151680, --untie-embeddings-and-output-weights, max positions "
+    "32768; its commented '--mtp-num-layers 1' gives the checkpoint's one MTP layer); one MTP layer also in NVIDIA-NeMo/Megatron-Bridge "
+    "tests (MimoBridge fixture config: the same 7B dims, head_dim 128 implied, num_nextn_predict_layers 1; code index file id 19621192300) and the "
+    "XiaomiMiMo/MiMo README ('With one MTP layer for speculative decoding'); MTP layer structure: modeling_mimo.py MiMoMTPLayers and "
+    "MiMoModel.__init__ (self.mtp_layers = ModuleList(MiMoMTPLayers(config) for _ in range(config.num_nextn_predict_layers))), "
+    "XiaomiMiMo/MiMo modeling_mimo.py @051d98d073eee95ada84581d5a9ca55249bf45e2 (the same class as the remote code copies, code index "
+    "file id 15035413402); caveat: the config.json stored for XiaomiMiMo/MiMo @43be2d82 says num_nextn_predict_layers 2 in a commit "
+    "whose modeling comments describe raising the MTP layer count, so it is not taken as the released value; no published total found",
+    arch="mimo", hd=128, qkv_bias=True, aliases=["MiMo-7B-RL"],
+    extra={"components": [
+        {"name": "MTP input_proj (2H -> H, no bias)", "kind": "linear", "in": 2 * MIMO_H, "out": MIMO_H},
+        {"name": "MTP decoder block (Qwen2Attention without bias here, Qwen2MLP, input/post_attention RMSNorm)", "kind": "vit",
+         "hidden": MIMO_H, "layers": 1, "heads": 32, "kv_heads": 8, "head_dim": 128, "intermediate": MIMO_I, "attn_bias": False,
+         "mlp": "gated", "mlp_bias": False, "norm": "rmsnorm"},
+        {"name": "MTP q_proj bias", "kind": "vector", "dim": 32 * 128},
+        {"name": "MTP k_proj and v_proj biases", "kind": "vector", "dim": 8 * 128, "count": 2},
+        {"name": "MTP token_layernorm, hidden_layernorm, final_layernorm", "kind": "norm", "dim": MIMO_H, "norm": "rmsnorm", "count": 3}]})
+
 # ---------------------------------------------------------------- known, not supported (data/unsupported.json)
 # Models the corpus names whose architecture the entry format cannot describe (no layer type for it in
 # param_count.py / src/model/params.rs). They get no entry, because any entry would be a fake; they are listed here

@@ -720,3 +720,22 @@ fn llama_factory_memory_saving_optimizers_are_priced_from_their_states() {
     let output = run(&dir, &["estimate", "--gpu", "h100-sxm", "ratio.yaml"]);
     assert!(common::stderr(&output).contains("ratio mode"), "{}", common::stderr(&output));
 }
+
+#[test]
+fn a_torchtune_generic_builder_with_its_dimensions_is_counted_from_them() {
+    let dir = common::fresh_dir("models-torchtune-inline");
+    // recipes/configs/llama2/1B_qat_single_device.yaml: TinyLlama's shape written out for `llama2`.
+    let text = "model:\n  _component_: torchtune.models.llama2.llama2\n  vocab_size: 32000\n  num_layers: 22\n  num_heads: 32\n  num_kv_heads: 4\n  embed_dim: 2048\n  max_seq_len: 2048\nbatch_size: 2\ntokenizer:\n  _component_: torchtune.models.llama2.llama2_tokenizer\n  max_seq_len: 2048\noptimizer:\n  _component_: bitsandbytes.optim.PagedAdamW\n  lr: 2e-5\ndtype: bf16\n";
+    write(&dir, "qat.yaml", text);
+    let (json, _) = show(&dir, "qat.yaml", &[]);
+    // intermediate_dim unset: 4·⌊2·2048/3⌋ rounded up to 256 = 5632, TinyLlama's; the same count as the catalog's.
+    assert_eq!(json["roles"]["parameters"]["value"], 1_100_048_384u64, "{json:#}");
+    assert_eq!(json["roles"]["parameters"]["file"], "config:model");
+    let estimate = estimate(&dir, &["--gpu", "rtx-4090", "qat.yaml"]);
+    // bitsandbytes' 32-bit PagedAdamW keeps fp32 moments for bf16 parameters: 8 B each.
+    assert_eq!(bytes(&estimate, "optimizer states"), 1_100_048_384.0 * 8.0, "{estimate:#}");
+    // A builder with a dimension missing is not guessed.
+    write(&dir, "partial.yaml", &text.replace("  embed_dim: 2048\n", ""));
+    let output = run(&dir, &["estimate", "--gpu", "rtx-4090", "partial.yaml"]);
+    assert!(!output.status.success(), "{}", common::stdout(&output));
+}

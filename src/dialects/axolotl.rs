@@ -14,7 +14,7 @@ pub struct Axolotl;
 /// `adapter`: `lora`, `qlora`, `llama-adapter` (axolotl `src/axolotl/utils/schemas/peft.py`, `LoraConfig.adapter`).
 /// `lora_r`, `lora_target_modules` (axolotl `src/axolotl/utils/schemas/peft.py`, `LoraConfig`).
 /// `rl`: `dpo`, `ipo`, `orpo`, `kto`, `simpo` (axolotl `src/axolotl/utils/schemas/enums.py`, `RLType`).
-const BINDINGS: [(Role, &str); 12] = [
+const BINDINGS: [(Role, &str); 13] = [
     (Role::Model, "base_model"),
     (Role::Preference, "rl"),
     (Role::Adapter, "adapter"),
@@ -27,6 +27,9 @@ const BINDINGS: [(Role, &str); 12] = [
     (Role::Optimizer, "optimizer"),
     // `torch_compile`: bool or "auto" (axolotl `utils/schemas/config.py`), passed to TrainingArguments' `torch_compile`.
     (Role::Compile, "torch_compile"),
+    // `accelerator_config` is passed to TrainingArguments (HF `AcceleratorConfig`): `sync_each_batch`
+    // reduce-scatters FSDP gradients after every micro batch instead of `no_sync`.
+    (Role::SyncEachBatch, "accelerator_config.gradient_accumulation_kwargs.sync_each_batch"),
     (Role::SequenceLength, "sequence_len"),
 ];
 

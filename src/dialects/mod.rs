@@ -110,6 +110,14 @@ pub trait Framework: Sync {
         false
     }
 
+    /// The architecture a config spells out itself rather than naming a checkpoint (a generic
+    /// model builder called with its dimensions): a Hugging Face config.json-like object
+    /// (`model_type`, `hidden_size`, …, read by `model::local::from_config_json`) and the key
+    /// that holds it.
+    fn inline_architecture(&self, _root: &Node) -> Option<(serde_json::Value, String)> {
+        None
+    }
+
     /// Whether the framework reads its YAML with PyYAML's `safe_load` (YAML 1.1): integers with
     /// `_` separators (`500_000`), `yes`/`no`/`on`/`off` booleans, `0b` binary and leading-zero
     /// octal are typed as YAML 1.1 types them (PyYAML `resolver.py` `Resolver.add_implicit_resolver`).

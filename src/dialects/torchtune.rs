@@ -199,6 +199,40 @@ impl Framework for Torchtune {
         true
     }
 
+    /// The generic decoder builders called with their dimensions (`model._component_:
+    /// torchtune.models.llama2.llama2` with `vocab_size`, `num_layers`, `num_heads`,
+    /// `num_kv_heads`, `embed_dim`, `max_seq_len`, optional `intermediate_dim`): torchtune
+    /// `models/llama2/_component_builders.py` `llama2` and `models/llama3/_component_builders.py`
+    /// `llama3` build RMSNorm/SwiGLU decoders with a separate `output_proj` (untied) and, without
+    /// `intermediate_dim`, `scale_hidden_dim_for_mlp(embed_dim)` = 4·⌊2·d/3⌋ rounded up to a
+    /// multiple of 256 (`models/llama2/_model_utils.py`).
+    fn inline_architecture(&self, root: &Node) -> Option<(serde_json::Value, String)> {
+        let model = root.get("model")?;
+        let builder = model.get("_component_").and_then(Node::as_str)?;
+        if !matches!(builder, "torchtune.models.llama2.llama2" | "torchtune.models.llama3.llama3") {
+            return None;
+        }
+        let int = |key: &str| model.get(key).and_then(Node::as_i64).filter(|v| *v > 0).map(|v| v as u64);
+        let embed = int("embed_dim")?;
+        let heads = int("num_heads")?;
+        let intermediate = int("intermediate_dim").unwrap_or_else(|| {
+            let hidden = 4 * (2 * embed / 3);
+            hidden.div_ceil(256) * 256
+        });
+        let json = serde_json::json!({
+            "model_type": "llama",
+            "hidden_size": embed,
+            "num_hidden_layers": int("num_layers")?,
+            "num_attention_heads": heads,
+            "num_key_value_heads": int("num_kv_heads").unwrap_or(heads),
+            "intermediate_size": intermediate,
+            "vocab_size": int("vocab_size")?,
+            "max_position_embeddings": int("max_seq_len").unwrap_or(0),
+            "tie_word_embeddings": false,
+        });
+        Some((json, "model".to_owned()))
+    }
+
     /// The training recipes build an optimizer from the config's `optimizer` (top level,
     /// or under a section such as `training:` in the dev GRPO recipes); `eleuther_eval`,
     /// `generate`, `dev/generate_v2` and `quantize` read no optimizer (torchtune

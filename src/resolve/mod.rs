@@ -279,7 +279,8 @@ fn resolve_tree_with(
     if let Some(key) = detection.dialect.deepspeed_file_key() {
         fill_from_deepspeed_file(&mut roles, &tree, key, &files, settings);
     }
-    let model = model::fill(&mut roles, &files[0], settings);
+    let inline = detection.dialect.inline_architecture(&tree);
+    let model = model::fill(&mut roles, &files[0], settings, inline);
     let semantics = detection.dialect.batch();
     if semantics.auto_from_pair {
         fill_auto_from_pair(&mut roles, &files[0], settings);

@@ -25,6 +25,9 @@ pub enum ModelOrigin {
     /// (`/data/models/Llama-2-7b-hf`, a torchtune `checkpoint_dir`): the shape is
     /// assumed from the folder's name.
     FolderName,
+    /// The config spells the architecture out (a generic builder called with its dimensions,
+    /// `Framework::inline_architecture`); `key` holds it.
+    Inline { key: String },
 }
 
 /// The architecture behind a named model.
@@ -44,6 +47,7 @@ impl ModelFacts {
         match &self.origin {
             ModelOrigin::Catalog | ModelOrigin::ManifestSameAs | ModelOrigin::FolderName => format!("catalog:{}", self.entry.id),
             ModelOrigin::ConfigJson { display } => display.clone(),
+            ModelOrigin::Inline { key } => format!("config:{key}"),
         }
     }
 
@@ -56,6 +60,7 @@ impl ModelFacts {
             ModelOrigin::FolderName => {
                 format!("the model catalog: {} (assumed from the folder's name `{}`: no config.json there)", self.entry.id, self.name)
             }
+            ModelOrigin::Inline { key } => format!("the builder's arguments under `{key}`"),
         }
     }
 
@@ -64,6 +69,9 @@ impl ModelFacts {
         match &self.origin {
             ModelOrigin::Catalog | ModelOrigin::ManifestSameAs | ModelOrigin::FolderName => &self.entry.source,
             ModelOrigin::ConfigJson { .. } => "config.json fields; parameter count computed by trainlint (model::params)",
+            ModelOrigin::Inline { .. } => {
+                "the builder's arguments in the config (the dialect cites the builder); parameter count computed by trainlint (model::params)"
+            }
         }
     }
 }
@@ -86,13 +94,18 @@ pub enum ModelLookup {
 }
 
 /// Looks up the config's model and fills the shape roles it does not state.
-pub fn fill(roles: &mut BTreeMap<Role, RoleValue>, source: &Arc<SourceFile>, settings: &Settings) -> Option<ModelLookup> {
+pub fn fill(
+    roles: &mut BTreeMap<Role, RoleValue>,
+    source: &Arc<SourceFile>,
+    settings: &Settings,
+    inline: Option<(serde_json::Value, String)>,
+) -> Option<ModelLookup> {
     let named = roles.get(&Role::Model)?.clone();
     let name = named.value.as_str()?.trim().to_owned();
     if name.is_empty() {
         return None;
     }
-    let mut lookup = find(&name, source, settings);
+    let mut lookup = find(&name, source, settings, inline);
     // A framework that decides the tying itself (`Role::TieEmbeddings`: litgpt builds its own
     // `lm_head`) allocates the model as it builds it, not as the config.json says.
     let tie = roles.get(&Role::TieEmbeddings).and_then(|v| v.value.as_bool());
@@ -142,7 +155,7 @@ pub fn fill(roles: &mut BTreeMap<Role, RoleValue>, source: &Arc<SourceFile>, set
     Some(lookup)
 }
 
-fn find(name: &str, source: &Arc<SourceFile>, settings: &Settings) -> ModelLookup {
+fn find(name: &str, source: &Arc<SourceFile>, settings: &Settings, inline: Option<(serde_json::Value, String)>) -> ModelLookup {
     let unknown = |why: String| ModelLookup::Unknown { name: name.to_owned(), why: Some(why) };
     let found = |entry: Entry, origin: ModelOrigin| match params::count(&entry) {
         Some(parameters) => ModelLookup::Found(Arc::new(ModelFacts { name: name.to_owned(), entry, origin, parameters })),
@@ -174,6 +187,12 @@ fn find(name: &str, source: &Arc<SourceFile>, settings: &Settings) -> ModelLooku
             };
         }
         None => {}
+    }
+    if let Some((json, key)) = inline {
+        return match model::local::from_config_json(&json.to_string(), name) {
+            Ok(entry) => found(entry, ModelOrigin::Inline { key }),
+            Err(why) => unknown(format!("the builder's arguments under `{key}`: {why}")),
+        };
     }
     match model::local::find(name, dir, &settings.loader) {
         Some(Ok(local)) => found(local.entry, ModelOrigin::ConfigJson { display: local.display }),

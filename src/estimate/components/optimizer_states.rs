@@ -90,8 +90,12 @@ impl MemoryComponent for OptimizerStates {
         }
         // PyTorch keeps full-precision states in the parameter's dtype (`torch.optim.AdamW`
         // `_init_group`: `exp_avg = torch.zeros_like(p)`): half the bytes when the trained
-        // parameters are 16-bit (pure bf16/fp16). 8-bit states are 8-bit whatever the dtype.
-        let halved = matches!(run.precision, Precision::True(_)) && per_param >= 4.0;
+        // parameters are 16-bit (pure bf16/fp16). 8-bit states are 8-bit whatever the dtype, and
+        // bitsandbytes' 32-bit optimizers (`paged_adamw_32bit`) keep fp32 states whatever the
+        // parameter's dtype (`optim/optimizer.py` `Optimizer2State.init_state`: `optim_bits == 32`
+        // → `get_state_buffer(p, dtype=torch.float32)`).
+        let bnb_32bit = optimizer.paged && optimizer.state == StateBits::Full;
+        let halved = matches!(run.precision, Precision::True(_)) && per_param >= 4.0 && !bnb_32bit;
         let per_param = if halved { per_param / 2.0 } else { per_param };
         // Embeddings and head kept in fp32 (`fp32_embeddings`): their states are fp32.
         let fp32 = if halved { run.fp32_part() } else { 0.0 };
