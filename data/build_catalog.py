@@ -1202,6 +1202,47 @@ add("XiaomiMiMo/MiMo-7B-RL", MIMO_H, 36, 32, 8, MIMO_I, 151680, 32768,
         {"name": "MTP k_proj and v_proj biases", "kind": "vector", "dim": 8 * 128, "count": 2},
         {"name": "MTP token_layernorm, hidden_layernorm, final_layernorm", "kind": "norm", "dim": MIMO_H, "norm": "rmsnorm", "count": 3}]})
 
+# ---------------------------------------------------------------- seventh pass: Apertus-8B, PaddleOCR-VL-1.6
+# Apertus-8B: a Llama-style decoder with an up/down MLP (no gate) activated by xIELU, whose two learned scalars per layer
+# (`alpha_p`, `alpha_n`) are parameters; q/k RMSNorm over head_dim. The class default intermediate_size (14336) is not the
+# checkpoint's: the checkpoint's config.json fields below say 21504.
+add("swiss-ai/Apertus-8B-Instruct-2509", 4096, 32, 32, 8, 21504, 131072, 65536,
+    "ollama/ollama x/mlxrunner/model/apertus (Go test TestParseConfigApertus8B, the Apertus-8B config.json fields: architectures "
+    "ApertusForCausalLM, hidden_size 4096, intermediate_size 21504, num_hidden_layers 32, num_attention_heads 32, num_key_value_heads 8, "
+    "max_position_embeddings 65536, hidden_act xielu, qk_norm true, attention_bias false, mlp_bias false, tie_word_embeddings false, "
+    "vocab_size 131072; HeadDim 128); structure: " + TF + "apertus/modeling_apertus.py @0205eec (ApertusMLP up_proj/down_proj without "
+    "gate or bias; ApertusAttention q_norm/k_norm over head_dim; attention_layernorm and feedforward_layernorm) and "
+    "transformers activations.py XIELUActivation (alpha_p, alpha_n: nn.Parameter of shape (1,) each; beta and eps are buffers); "
+    "configuration_apertus.py declares checkpoint swiss-ai/Apertus-8B-Instruct-2509 but its intermediate_size default 14336 is not "
+    "this checkpoint's",
+    arch="apertus", hd=128, mlp="plain", extra={"qk_norm": "head", "components": [
+        {"name": "xIELU alpha_p and alpha_n, per layer", "kind": "vector", "dim": 2, "count": 32}]},
+    aliases=["swiss-ai/Apertus-8B-2509"])
+# PaddleOCR-VL: a SigLIP-style NaViT encoder (Conv2d 14x14 patch with bias, 729-row learned position table interpolated per
+# image, 27 LayerNorm blocks of 1152 with q/k/v/out and fc1/fc2 biases, post_layernorm), a projector (LayerNorm 1152, Linear
+# 4608 -> 4608 and 4608 -> 1024, both with bias) and an ERNIE-4.5-0.3B decoder (no biases, gated MLP, tied head). The
+# checkpoint's `packing_position_embedding` and `vision_model.head` are ignored at load (not allocated, not counted).
+PADDLE_VL = [
+    {"name": "vision patch embedding (Conv2d 14x14, bias)", "kind": "conv", "in_channels": 3, "kernel": [14, 14], "out": 1152, "bias": True},
+    {"name": "vision position table (384/14)^2 rows", "kind": "vector", "dim": 1152, "count": 729},
+    {"name": "vision encoder layers", "kind": "vit", "hidden": 1152, "layers": 27, "heads": 16, "intermediate": 4304, "attn_bias": True},
+    {"name": "vision post_layernorm", "kind": "norm", "dim": 1152},
+    {"name": "projector pre_norm", "kind": "norm", "dim": 1152},
+    {"name": "projector linear_1 (4 merged patches)", "kind": "linear", "in": 4608, "out": 4608, "bias": True},
+    {"name": "projector linear_2", "kind": "linear", "in": 4608, "out": 1024, "bias": True},
+]
+add("PaddlePaddle/PaddleOCR-VL-1.6", 1024, 18, 16, 2, 3072, 103424, 131072,
+    TF + "paddleocr_vl/configuration_paddleocr_vl.py @008e574 (@auto_docstring checkpoint PaddlePaddle/PaddleOCR-VL: vision hidden 1152, "
+    "intermediate 4304, 27 layers, 16 heads, image_size 384, patch 14, spatial_merge_size 2; text vocab 103424, hidden 1024, "
+    "intermediate 3072, 18 layers, 16 heads, 2 kv heads, head_dim 128, max_position_embeddings 131072, use_bias False, "
+    "tie_word_embeddings True) and modular_paddleocr_vl.py @059101b (module structure above; _keys_to_ignore_on_load_unexpected "
+    "packing_position_embedding, vision_model.head); 1.5 and 1.6 keep that architecture: recipes.vllm.ai PaddlePaddle/PaddleOCR-VL-1.5 "
+    "('Architecture is identical to PaddleOCR-VL') and the PaddleOCR-VL-1.6 model card ('The model architecture is fully compatible "
+    "with PaddleOCR-VL-1.5'); paddleocr.ai PaddleOCR-VL-1.6 docs ('follows the compact 0.9B architecture of the PaddleOCR-VL series')",
+    arch="paddleocr_vl", hd=128, tie=True, extra={"components": PADDLE_VL},
+    aliases=["PaddlePaddle/PaddleOCR-VL", "PaddlePaddle/PaddleOCR-VL-1.5"])
+
+
 # ---------------------------------------------------------------- known, not supported (data/unsupported.json)
 # Models the corpus names whose architecture the entry format cannot describe (no layer type for it in
 # param_count.py / src/model/params.rs). They get no entry, because any entry would be a fake; they are listed here
