@@ -739,3 +739,44 @@ fn a_torchtune_generic_builder_with_its_dimensions_is_counted_from_them() {
     let output = run(&dir, &["estimate", "--gpu", "rtx-4090", "partial.yaml"]);
     assert!(!output.status.success(), "{}", common::stdout(&output));
 }
+
+/// Issue 14's litgpt finetune config (Llama-2-7B, `lora_r: 32`, `bf16-true`, micro 2, 512 tokens)
+/// and its Axolotl, LLaMA-Factory and torchtune equivalents, written as those projects write
+/// theirs: each gets a complete estimate with no manifest (the model from its name), the same
+/// frozen base and adapters, and a plan.
+#[test]
+fn the_issue_litgpt_config_and_its_equivalents_estimate_without_a_manifest() {
+    let dir = common::fresh_dir("models-equivalents");
+    let litgpt = std::fs::read_to_string(common::repo().join("fixtures/dialects/litgpt/config_hub/finetune/llama-2-7b/lora.yaml")).unwrap();
+    write(&dir, "litgpt.yaml", &litgpt);
+    write(
+        &dir,
+        "axolotl.yml",
+        "base_model: meta-llama/Llama-2-7b-hf\nadapter: lora\nlora_r: 32\nlora_alpha: 16\nlora_target_modules:\n  - q_proj\n  - v_proj\nsequence_len: 512\nmicro_batch_size: 2\ngradient_accumulation_steps: 4\noptimizer: adamw_torch\nlearning_rate: 0.0002\nbf16: true\n",
+    );
+    write(
+        &dir,
+        "llama_factory.yaml",
+        "model_name_or_path: meta-llama/Llama-2-7b-hf\nstage: sft\ndo_train: true\nfinetuning_type: lora\nlora_rank: 32\nlora_target: q_proj,v_proj\ncutoff_len: 512\nper_device_train_batch_size: 2\ngradient_accumulation_steps: 4\npure_bf16: true\ndisable_gradient_checkpointing: true\n",
+    );
+    write(
+        &dir,
+        "torchtune.yaml",
+        "model:\n  _component_: torchtune.models.llama2.lora_llama2_7b\n  lora_attn_modules: ['q_proj', 'v_proj']\n  lora_rank: 32\n  lora_alpha: 16\ntokenizer:\n  _component_: torchtune.models.llama2.llama2_tokenizer\n  max_seq_len: 512\nbatch_size: 2\ngradient_accumulation_steps: 4\noptimizer:\n  _component_: torch.optim.AdamW\n  lr: 2e-4\ndtype: bf16\n",
+    );
+    // r 32 on q and v of 32 layers: 32 × 2 × 32 × (4,096 + 4,096).
+    let adapters = 32.0 * 2.0 * 32.0 * 8192.0;
+    for file in ["litgpt.yaml", "axolotl.yml", "llama_factory.yaml", "torchtune.yaml"] {
+        let estimate = estimate(&dir, &["--gpu", "a10g", file]);
+        assert_eq!(bytes(&estimate, "weights (frozen base)"), 6_738_415_616.0 * 2.0, "{file}: {estimate:#}");
+        let per = if file == "axolotl.yml" { 4.0 } else { 2.0 };
+        assert_eq!(bytes(&estimate, "weights (adapters)"), adapters * per, "{file}");
+        let names: Vec<&str> = estimate["components"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
+        assert!(names.iter().any(|n| n.starts_with("activations")), "{file}: {names:?}");
+        assert!(estimate["fits"].as_bool().is_some(), "{file}: {estimate:#}");
+        let plan = run(&dir, &["plan", "--gpu", "a10g", "--world-size", "1", file]);
+        assert!(plan.status.success(), "{file}: {}", common::stderr(&plan));
+        let row: Vec<String> = common::stdout(&plan).lines().nth(1).unwrap().split_whitespace().map(str::to_owned).collect();
+        assert_eq!(row[0], "a10g", "{file}: {row:?}");
+    }
+}
