@@ -215,10 +215,11 @@ impl Framework for Torchtune {
         let int = |key: &str| model.get(key).and_then(Node::as_i64).filter(|v| *v > 0).map(|v| v as u64);
         let embed = int("embed_dim")?;
         let heads = int("num_heads")?;
-        let intermediate = int("intermediate_dim").unwrap_or_else(|| {
-            let hidden = 4 * (2 * embed / 3);
-            hidden.div_ceil(256) * 256
-        });
+        // Checked: a config's numbers are not trusted to be small.
+        let intermediate = match int("intermediate_dim") {
+            Some(stated) => stated,
+            None => embed.checked_mul(2).map(|d| d / 3).and_then(|d| d.checked_mul(4)).and_then(|h| h.div_ceil(256).checked_mul(256))?,
+        };
         let json = serde_json::json!({
             "model_type": "llama",
             "hidden_size": embed,

@@ -51,8 +51,20 @@ impl ModelFacts {
         }
     }
 
-    /// "the model catalog: meta-llama/Llama-3.1-8B" / "the model's config.json: …".
+    /// "the model catalog: meta-llama/Llama-3.1-8B" / "the model's config.json: …", and whether
+    /// the framework builds the head otherwise than the checkpoint (`Role::TieEmbeddings`).
     pub fn described(&self) -> String {
+        let retied = match model::by_id(&self.entry.id) {
+            Some(catalog) if catalog.tie_embeddings && !self.entry.tie_embeddings => {
+                ", with an output head of its own beside the tied embedding (the framework unties it)"
+            }
+            Some(catalog) if !catalog.tie_embeddings && self.entry.tie_embeddings => ", with its output head tied to the embedding (the framework ties it)",
+            _ => "",
+        };
+        format!("{}{retied}", self.origin_described())
+    }
+
+    fn origin_described(&self) -> String {
         match &self.origin {
             ModelOrigin::Catalog => format!("the model catalog: {}", self.entry.id),
             ModelOrigin::ConfigJson { display } => format!("the model's config.json: {display}"),
