@@ -54,7 +54,7 @@ impl Framework for Axolotl {
     fn doc(&self) -> Doc {
         Doc {
             evidence: "`base_model` with Axolotl keys",
-            roles: "`base_model`, `adapter`, `micro_batch_size`, `gradient_accumulation_steps`, `batch_size`, `sequence_len`; `bf16`, `flash_attention`, `load_in_4bit`, `gradient_checkpointing`",
+            roles: "`base_model`, `adapter`, `micro_batch_size`, `gradient_accumulation_steps`, `batch_size`, `sequence_len`; `bf16`, `flash_attention`, `load_in_4bit`, `gradient_checkpointing`, `torch_compile`, `accelerator_config…sync_each_batch`; read as PyYAML reads it (`500_000` is an integer)",
             semantics: "`batch_size` is micro × accumulation per process (Axolotl multiplies by the world itself)",
         }
     }

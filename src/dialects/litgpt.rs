@@ -134,7 +134,7 @@ impl Framework for Litgpt {
     fn doc(&self) -> Doc {
         Doc {
             evidence: "`checkpoint_dir` with `train.global_batch_size`/`train.micro_batch_size` or `lora_query`…`lora_head`; `model_name`/`model_config`/`tokenizer_dir` with both batch keys (pretrain); or a file under `config_hub/finetune/<model>/` or `config_hub/pretrain/`",
-            roles: "`checkpoint_dir` / `model_name` (model), `train.micro_batch_size`, `train.global_batch_size`, `train.max_seq_length`, `devices`, `num_nodes`, `precision`, `optimizer` (name or `class_path`; `PagedAdamW` when quantized), `lora_r`; `lora_query`…`lora_head` → adapter and target modules, `quantize: bnb.*` → QLoRA base; attention is SDPA (eager for Gemma 2's softcapping)",
+            roles: "`checkpoint_dir` / `model_name` (model), `train.micro_batch_size`, `train.global_batch_size`, `train.max_seq_length`, `devices`, `num_nodes`, `precision`, `optimizer` (name or `class_path`; `PagedAdamW` when quantized), `lora_r`; `lora_query`…`lora_head` → adapter and target modules, `quantize: bnb.*` → QLoRA base; attention is SDPA (eager for Gemma 2's softcapping); the head is untied (litgpt's own `lm_head`)",
             semantics: "accumulation = ⌊⌊global ÷ (devices × num_nodes)⌋ ÷ micro⌋: a remainder trains a smaller batch (BAT008), 0 refuses to start (BAT003); `devices: auto` is every visible GPU (`--world-size`)",
         }
     }

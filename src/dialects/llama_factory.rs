@@ -23,7 +23,7 @@ impl Framework for LlamaFactory {
     fn doc(&self) -> Doc {
         Doc {
             evidence: "`model_name_or_path` with `stage`/`finetuning_type`/`template`; v1: `model` with `micro_batch_size`/`model_class`",
-            roles: "HF keys (`model_name_or_path`), `model` and `micro_batch_size` (v1), `cutoff_len`, `finetuning_type`, `quantization_bit`",
+            roles: "HF keys (`model_name_or_path`), `model` and `micro_batch_size` (v1), `cutoff_len`, `finetuning_type` (with `lora_rank`/`lora_target`, `oft_block_size`/`oft_target`), `quantization_bit`, `use_galore`/`use_apollo` (rank, layerwise), `use_adam_mini`, `use_badam`",
             semantics: "",
         }
     }

@@ -31,7 +31,7 @@ impl Framework for Torchtune {
     fn doc(&self) -> Doc {
         Doc {
             evidence: "`_component_` keys",
-            roles: "`model._component_` (the builder; `lora_`/`qlora_` → adapter, `qlora_` → 4-bit base), `batch_size`, `gradient_accumulation_steps`, `tokenizer.max_seq_len`, `optimizer.lr`; `dtype` → pure 16-bit precision",
+            roles: "`model._component_` (the builder; `lora_`/`qlora_` → adapter, `qlora_` → 4-bit base), `batch_size`, `gradient_accumulation_steps`, `tokenizer.max_seq_len`, `optimizer._component_` (and `fused`), `optimizer.lr`, `compile`, `loss._component_`; `dtype` → pure 16-bit precision; a generic `llama2`/`llama3` builder's dimensions → the architecture",
             semantics: "",
         }
     }
