@@ -110,24 +110,9 @@ pub fn whole(parameters: f64, trainable_fraction: f64) -> Parts {
 /// output head kept in 16 bits (transformers `get_keys_to_not_convert` leaves
 /// the output embedding unquantized; bitsandbytes replaces `nn.Linear` only).
 pub fn adapters(e: &Entry, parameters: f64, adapter: Adapter, rank: f64, targets: &LoraTargets, quantized_base: bool) -> Parts {
-    let all = linears(e);
-    let adapted: Vec<Linear> = all.iter().filter(|l| targets.0.contains(&l.module)).copied().collect();
-    let mut trainable: f64 = adapted.iter().map(|l| rank * (l.d_in + l.d_out) * l.count).sum();
-    if adapter == Adapter::Dora {
-        trainable += adapted.iter().map(|l| l.d_out * l.count).sum::<f64>();
-    }
-    let block: f64 = all.iter().filter(|l| l.module != Module::LmHead).map(Linear::parameters).sum();
-    let largest_linear = all.iter().filter(|l| l.module != Module::LmHead).map(|l| l.d_in * l.d_out).fold(0.0, f64::max);
-    Parts {
-        trainable,
-        frozen: parameters,
-        quantized: if quantized_base { block.min(parameters) } else { 0.0 },
-        largest_linear,
-        adapted,
-        added: true,
-        saved_per_input: 3.0,
-        built: 0.0,
-    }
+    let dora = adapter == Adapter::Dora;
+    let trainable = |l: &Linear| (rank * (l.d_in + l.d_out) + if dora { l.d_out } else { 0.0 }) * l.count;
+    on_frozen_base(e, parameters, targets, quantized_base, trainable, |_| 0.0, 3.0)
 }
 
 /// OFT on a known architecture (PEFT `tuners/oft/layer.py`): each adapted linear rotates its
@@ -137,21 +122,34 @@ pub fn adapters(e: &Entry, parameters: f64, adapter: Adapter, rank: f64, targets
 /// trainable parameters per linear. The forward saves the input it rotates (2 B per feature,
 /// 16-bit) and the rotation it built (d_in × b elements) for the backward.
 pub fn oft(e: &Entry, parameters: f64, block: f64, targets: &LoraTargets, quantized_base: bool) -> Parts {
+    let trainable = |l: &Linear| l.d_in * (block - 1.0) / 2.0 * l.count;
+    on_frozen_base(e, parameters, targets, quantized_base, trainable, |l| l.d_in * block * l.count, 2.0)
+}
+
+/// Adapters on the targeted linears of a frozen base: `trainable` and `built` per adapted
+/// linear, and the bytes per input feature each saves (`Parts::saved_per_input`).
+fn on_frozen_base(
+    e: &Entry,
+    parameters: f64,
+    targets: &LoraTargets,
+    quantized_base: bool,
+    trainable: impl Fn(&Linear) -> f64,
+    built: impl Fn(&Linear) -> f64,
+    saved_per_input: f64,
+) -> Parts {
     let all = linears(e);
     let adapted: Vec<Linear> = all.iter().filter(|l| targets.0.contains(&l.module)).copied().collect();
-    let trainable: f64 = adapted.iter().map(|l| l.d_in * (block - 1.0) / 2.0 * l.count).sum();
-    let built: f64 = adapted.iter().map(|l| l.d_in * block * l.count).sum();
-    let block_linears: f64 = all.iter().filter(|l| l.module != Module::LmHead).map(Linear::parameters).sum();
+    let block: f64 = all.iter().filter(|l| l.module != Module::LmHead).map(Linear::parameters).sum();
     let largest_linear = all.iter().filter(|l| l.module != Module::LmHead).map(|l| l.d_in * l.d_out).fold(0.0, f64::max);
     Parts {
-        trainable,
+        trainable: adapted.iter().map(&trainable).sum(),
         frozen: parameters,
-        quantized: if quantized_base { block_linears.min(parameters) } else { 0.0 },
+        quantized: if quantized_base { block.min(parameters) } else { 0.0 },
         largest_linear,
+        built: adapted.iter().map(&built).sum(),
         adapted,
         added: true,
-        saved_per_input: 2.0,
-        built,
+        saved_per_input,
     }
 }
 
