@@ -602,6 +602,13 @@ fn an_axolotl_full_fine_tune_in_bf16_keeps_its_embeddings_in_fp32() {
     assert_eq!(bytes(&fft, "weights"), all * 2.0 + fp32 * 2.0, "{fft:#}");
     assert_eq!(bytes(&fft, "gradients"), all * 2.0 + fp32 * 2.0);
     assert_eq!(bytes(&fft, "optimizer states"), all * 4.0 + fp32 * 4.0);
+    // `bf16: auto` resolves before the load dtype is chosen: bf16 where the GPU has it, fp16
+    // elsewhere, 2 B either way; on a V100 it is not "bf16 on a GPU without bf16" (no HW001).
+    write(&dir, "auto.yml", &text.replace("bf16: true", "bf16: auto"));
+    let auto = estimate(&dir, &["--gpu", "h100-sxm", "auto.yml"]);
+    assert_eq!(bytes(&auto, "weights"), all * 2.0 + fp32 * 2.0, "{auto:#}");
+    let v100 = run(&dir, &["check", "--output-format", "json", "--gpu", "v100-32gb", "auto.yml"]);
+    assert!(!common::stdout(&v100).contains("HW001"), "{}", common::stdout(&v100));
     // Flash attention needs one dtype: the loader casts them back to bf16.
     write(&dir, "flash.yml", &format!("{text}flash_attention: true\n"));
     assert_eq!(bytes(&estimate(&dir, &["--gpu", "h100-sxm", "flash.yml"]), "weights"), all * 2.0);

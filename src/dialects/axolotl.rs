@@ -71,6 +71,8 @@ impl Framework for Axolotl {
     /// The TrainingArguments switches (`bf16`, `flash_attention`, `load_in_4bit`, ...).
     fn derived(&self, root: &Node) -> Vec<super::Derived> {
         let mut out = DerivedRoles::default();
+        // First: a full fine-tune's load dtype decides its precision (the first binding of a role wins).
+        full_finetune_dtypes(root, &mut out);
         // `bf16: auto`: bf16 autocast where the GPU has it, else fp16 autocast unless
         // `fp16: false` (then fp32) (`normalize_config`, `src/axolotl/utils/config/__init__.py`).
         // Either way not "bf16 on a GPU without bf16" (issue 15 item 5).
@@ -78,7 +80,6 @@ impl Framework for Axolotl {
         if root.get("bf16").and_then(Node::as_str).is_some_and(|s| s.eq_ignore_ascii_case("auto")) && !super::truthy(root, "pure_bf16") && !fp16_off {
             out.push(Role::Precision, "bf16-or-16-mixed".into(), "bf16");
         }
-        full_finetune_dtypes(root, &mut out);
         super::hf_trainer::switches(root, &mut out);
         // A 4/8-bit base under an adapter is prepared with PEFT's `prepare_model_for_kbit_training`
         // (axolotl `loaders/model.py` `_prepare_model_for_quantization`: skipped only for Qwen-1
@@ -142,14 +143,20 @@ impl Framework for Axolotl {
 /// attention implementation needs one dtype (`attn_needs_dtype_cast`: anything but SDPA and eager,
 /// i.e. flash attention) or Cut Cross-Entropy is on; HF Trainer's autocast bridges the two.
 /// Read in axolotl 0.18.0's source as a public analysis quotes it (line numbers there).
+/// `bf16: auto` resolves first (`normalize_config`: `cfg.bf16 = True` where
+/// `is_torch_bf16_gpu_available()`, else `cfg.bf16 = False` and `cfg.fp16 = True` unless set),
+/// and `torch_dtype` follows (`if cfg.bf16 …: torch.bfloat16 elif … cfg.fp16: torch.float16`): a
+/// model loaded in bf16 or fp16, 2 B either way (`bf16-or-16-true`), unless `fp16: false`.
 fn full_finetune_dtypes(root: &Node, out: &mut DerivedRoles) {
-    let bf16 = root.get("bf16").is_some_and(|n| n.value == crate::load::Value::Bool(true) || n.as_str() == Some("true"));
+    let auto = root.get("bf16").and_then(Node::as_str).is_some_and(|s| s.eq_ignore_ascii_case("auto"))
+        && !root.get("fp16").is_some_and(|n| n.value == crate::load::Value::Bool(false));
+    let bf16 = auto || root.get("bf16").is_some_and(|n| n.value == crate::load::Value::Bool(true) || n.as_str() == Some("true"));
     let adapter = root.get("adapter").is_some_and(|n| n.as_str().is_some_and(|a| !a.trim().is_empty()));
     let sharded = ["fsdp", "fsdp_config", "deepspeed"].into_iter().any(|k| root.get(k).is_some_and(|n| !matches!(n.value, crate::load::Value::Null)));
     if !bf16 || adapter || sharded || super::truthy(root, "pure_bf16") {
         return;
     }
-    out.push(Role::Precision, "bf16-true".into(), "bf16");
+    out.push(Role::Precision, if auto { "bf16-or-16-true" } else { "bf16-true" }.into(), "bf16");
     let attention = root.get("attn_implementation").and_then(Node::as_str);
     let one_dtype = super::truthy(root, "flash_attention")
         || super::truthy(root, "cut_cross_entropy")

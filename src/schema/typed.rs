@@ -96,6 +96,7 @@ impl FromStr for Precision {
     ///   torch dtype names `double` (`torch.double` = float64) and `float32`;
     /// - `bf16-or-16-mixed`: trainlint's spelling of Axolotl's `bf16: auto` (bf16 autocast
     ///   where the GPU has it, else fp16 autocast), which the Axolotl dialect derives;
+    ///   `bf16-or-16-true` the same for an Axolotl full fine-tune, loaded in that dtype;
     /// - `auto` (HF `TrainingArguments`/DeepSpeed `"auto"`: filled in at launch, unknown here);
     /// - MosaicML's `Precision` enum (`core/precision.py`, cited in the dialect that
     ///   binds it): `fp32`, `amp_fp16`, `amp_bf16` (`torch.autocast` with fp32
@@ -107,6 +108,7 @@ impl FromStr for Precision {
             "16" | "16-mixed" | "fp16" | "mixed" | "amp_fp16" => Precision::Mixed(Half::Fp16),
             "bf16" | "bf16-mixed" | "amp_bf16" => Precision::Mixed(Half::Bf16),
             "bf16-or-16-mixed" => Precision::Mixed(Half::BestAvailable),
+            "bf16-or-16-true" => Precision::True(Half::BestAvailable),
             "16-true" => Precision::True(Half::Fp16),
             "bf16-true" => Precision::True(Half::Bf16),
             "fp8" | "fp8-mixed" | "transformer-engine" | "transformer-engine-float16" | "amp_fp8" => Precision::Fp8Mixed,
@@ -704,6 +706,7 @@ mod tests {
             ("transformer-engine", Precision::Fp8Mixed),
             ("auto", Precision::Auto),
             ("bf16-or-16-mixed", Precision::Mixed(Half::BestAvailable)),
+            ("bf16-or-16-true", Precision::True(Half::BestAvailable)),
             // MosaicML's Precision enum: autocast over fp32 parameters.
             ("amp_bf16", Precision::Mixed(Half::Bf16)),
             ("AMP_BF16", Precision::Mixed(Half::Bf16)),
