@@ -76,8 +76,7 @@ impl Framework for Axolotl {
         // `bf16: auto`: bf16 autocast where the GPU has it, else fp16 autocast unless
         // `fp16: false` (then fp32) (`normalize_config`, `src/axolotl/utils/config/__init__.py`).
         // Either way not "bf16 on a GPU without bf16" (issue 15 item 5).
-        let fp16_off = root.get("fp16").is_some_and(|n| n.value == crate::load::Value::Bool(false));
-        if root.get("bf16").and_then(Node::as_str).is_some_and(|s| s.eq_ignore_ascii_case("auto")) && !super::truthy(root, "pure_bf16") && !fp16_off {
+        if bf16_auto(root) && !super::truthy(root, "pure_bf16") {
             out.push(Role::Precision, "bf16-or-16-mixed".into(), "bf16");
         }
         super::hf_trainer::switches(root, &mut out);
@@ -134,6 +133,14 @@ impl Framework for Axolotl {
     }
 }
 
+/// `bf16: auto` that resolves to a 16-bit dtype: bf16 where the GPU has it, else fp16 unless
+/// `fp16: false` (then fp32, a precision trainlint cannot tell from the config alone)
+/// (`normalize_config`, `src/axolotl/utils/config/__init__.py`).
+fn bf16_auto(root: &Node) -> bool {
+    root.get("bf16").and_then(Node::as_str).is_some_and(|s| s.eq_ignore_ascii_case("auto"))
+        && !root.get("fp16").is_some_and(|n| n.value == crate::load::Value::Bool(false))
+}
+
 /// A full fine-tune with `bf16: true` (no adapter, no FSDP or DeepSpeed) trains a model loaded in
 /// bf16, not fp32 master weights under autocast: `normalize_config` sets `torch_dtype =
 /// torch.bfloat16` and the model loader passes it to `from_pretrained` (axolotl
@@ -148,8 +155,7 @@ impl Framework for Axolotl {
 /// and `torch_dtype` follows (`if cfg.bf16 …: torch.bfloat16 elif … cfg.fp16: torch.float16`): a
 /// model loaded in bf16 or fp16, 2 B either way (`bf16-or-16-true`), unless `fp16: false`.
 fn full_finetune_dtypes(root: &Node, out: &mut DerivedRoles) {
-    let auto = root.get("bf16").and_then(Node::as_str).is_some_and(|s| s.eq_ignore_ascii_case("auto"))
-        && !root.get("fp16").is_some_and(|n| n.value == crate::load::Value::Bool(false));
+    let auto = bf16_auto(root);
     let bf16 = auto || root.get("bf16").is_some_and(|n| n.value == crate::load::Value::Bool(true) || n.as_str() == Some("true"));
     let adapter = root.get("adapter").is_some_and(|n| n.as_str().is_some_and(|a| !a.trim().is_empty()));
     let sharded = ["fsdp", "fsdp_config", "deepspeed"].into_iter().any(|k| root.get(k).is_some_and(|n| !matches!(n.value, crate::load::Value::Null)));

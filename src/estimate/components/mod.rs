@@ -27,7 +27,7 @@ use crate::resolve::ResolvedConfig;
 use crate::resolve::model::ModelLookup;
 use crate::schema::Role;
 use crate::schema::training_config::Memory;
-use crate::schema::typed::{Adapter, LoraTargets, Module, Precision, Preference, Quantization, TypedRole};
+use crate::schema::typed::{Adapter, LoraTargets, Module, Optimizer, OptimizerKind, Precision, Preference, Quantization, TypedRole};
 
 /// Every component, in breakdown order.
 pub const REGISTRY: &[&dyn MemoryComponent] = &[
@@ -217,9 +217,7 @@ impl<'a> Run<'a> {
             // BAdam trains one decoder layer at a time (LLaMA-Factory `badam_mode: layer`; BAdam
             // `block_optim.py` `infer_param_groups`: blocks are `layers.<i>.`; the embeddings, head
             // and final norm are never trained): the rest is frozen, without gradients.
-            (None, _, Some(entry))
-                if resolved.typed::<crate::schema::typed::Optimizer>().is_some_and(|o| o.kind == crate::schema::typed::OptimizerKind::BlockAdam) =>
-            {
+            (None, _, Some(entry)) if resolved.typed::<Optimizer>().is_some_and(|o| o.kind == OptimizerKind::BlockAdam) => {
                 let h = entry.hidden_size as f64;
                 let outside = entry.vocab_size as f64 * h * if entry.tie_embeddings { 1.0 } else { 2.0 } + h;
                 let layer = ((p - outside) / (entry.num_layers as f64).max(1.0)).max(0.0);

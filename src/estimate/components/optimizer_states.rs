@@ -20,8 +20,8 @@ pub struct OptimizerStates;
 /// 12 B, in any precision (`block_optim.py`: `param.clone().float()`).
 pub fn bytes_per_parameter(optimizer: Optimizer) -> f64 {
     match (optimizer.kind, optimizer.state) {
-        (OptimizerKind::Adam | OptimizerKind::LowRankAdam, StateBits::Full) => 8.0,
-        (OptimizerKind::Adam | OptimizerKind::Lion | OptimizerKind::LowRankAdam, StateBits::Eight) => 2.0,
+        (OptimizerKind::Adam, StateBits::Full) | (OptimizerKind::LowRankAdam, _) => 8.0,
+        (OptimizerKind::Adam | OptimizerKind::Lion, StateBits::Eight) => 2.0,
         (OptimizerKind::SgdMomentum, _) => 4.0,
         (OptimizerKind::Sgd, _) => 0.0,
         (OptimizerKind::Adafactor, _) => 4.0,
@@ -74,7 +74,8 @@ impl MemoryComponent for OptimizerStates {
             )]);
         }
         if optimizer.kind == OptimizerKind::LowRankAdam {
-            let state_bytes = if matches!(run.precision, Precision::True(_)) { 2.0 } else { 4.0 } * per_param / 8.0;
+            // The moments and the projection are in the parameter's dtype.
+            let state_bytes = if matches!(run.precision, Precision::True(_)) { 2.0 } else { 4.0 };
             let rank = run.number(Role::OptimizerRank).filter(|r| *r >= 1.0);
             match rank.and_then(|r| low_rank_elements(run, r, trainable)) {
                 Some(elements) => {

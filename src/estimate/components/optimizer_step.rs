@@ -43,7 +43,7 @@ impl MemoryComponent for OptimizerStep {
         let name = run.resolved.role(Role::Optimizer).and_then(|v| v.value.as_str().map(str::to_owned)).unwrap_or_else(|| "adamw".into());
         // BAdam steps its active block's fp32 copy: the gradient upcast to fp32
         // (`block_optim.py`: `hp_param.grad = lp_param.grad.float()`) and the base AdamW's foreach √v.
-        if name.parse::<Optimizer>().is_ok_and(|o| o.kind == OptimizerKind::BlockAdam) {
+        if run.typed::<Optimizer>().is_some_and(|o| o.kind == OptimizerKind::BlockAdam) {
             return Ok(vec![
                 Term::fixed(
                     "optimizer step workspace",
