@@ -1,14 +1,27 @@
-//! Training flags in shell scripts (`python -m aam.cli pretrain --batch-size 8
-//! --gradient-accumulation-steps 16`), read without running anything.
+//! Launch scripts read statically: nothing is ever executed and the process
+//! environment is never read.
 //!
-//! Lines joined at `\` continuations are split into words with sh quoting
-//! (single quotes, double quotes, backslashes); each word keeps its byte span.
-//! `NAME=value` assignments earlier in the script (also after `export`) are
-//! substituted into `$NAME` / `${NAME}`, and a value that came from a variable
-//! points at the assignment, where a fix edits it. The flags of one command —
-//! the first whose words start with the manifest's `[shell] command`, else the
-//! first with flags — become a mapping: `--batch-size 8` and `--batch-size=8`
-//! give `batch_size: 8`, a flag without a value gives `true`.
+//! The reader follows what bash would do with the text, as far as the text
+//! alone says it:
+//!
+//! - **Words.** Commands end at a newline, `;`, `|`, `&`, `&&`, `||`; lines
+//!   joined at `\` continuations; single and double quotes, backslashes,
+//!   `$(…)`, `$((…))`, `${…}` and backticks are kept inside one word; `#`
+//!   comments; heredoc bodies (`<<EOF`, `<<-EOF`, `<<'EOF'`) are not commands.
+//! - **Variables.** `NAME=value`, `export`, `local`, `declare`/`typeset`/`readonly`
+//!   (options skipped), arrays `NAME=(a b c)`, `unset`. A prefix assignment
+//!   (`NAME=v cmd`) is that command's environment only, as in bash.
+//! - **Expansions.** `$V`, `${V}`, `${V:-d}`/`${V-d}` (the default when `V` is
+//!   not set), `${V:=d}`/`${V=d}` (also assigns), `${V:+x}`, `${#V}`,
+//!   `${A[@]}`/`${A[*]}`/`${A[N]}`, `$((…))` integer arithmetic (checked), and the
+//!   SLURM variables an `#SBATCH` header decides. Unquoted expansions are split
+//!   into words (`torchrun $DISTRIBUTED_ARGS train.py`); quoted ones are not.
+//! - **Unknown.** A value known only at run time — a variable the script never
+//!   sets, `$1`, `$@`, `$(…)`, backticks, `${V%pattern}` — is unknown, never a
+//!   default: a word holding one has no text.
+//!
+//! Each word keeps its byte span; a word that is exactly one variable points at
+//! the variable's assignment (where a fix edits it, and the line `show` names).
 
 use super::LoadError;
 use super::scalar::type_plain_scalar;
@@ -16,86 +29,962 @@ use super::tree::{Entry, Node, ScalarStyle, Value};
 use crate::source::Span;
 use std::collections::HashMap;
 
+/// A word as written: its text with quotes and expansions kept, its span, and
+/// the text with quotes removed (what an assignment to the environment says).
 #[derive(Clone, Debug)]
-struct Word {
-    text: String,
+struct RawWord {
+    raw: String,
     span: Span,
-    quoted: Option<ScalarStyle>,
-    /// For a word that is exactly one `$VAR`: where the variable's value is written.
-    from_variable: Option<(Span, Option<ScalarStyle>)>,
+    unquoted: String,
 }
 
-pub fn parse(text: &str, command: Option<&str>) -> Result<Node, LoadError> {
-    let mut variables: HashMap<String, (String, Span, Option<ScalarStyle>)> = HashMap::new();
-    let mut chosen: Option<Vec<Word>> = None;
-    // The process environment the script sets: `export NAME=value`, and `NAME=value cmd`
-    // prefixes; each a `NAME=value` string spanning the assignment (the ENV rules read it).
-    let mut environment: Vec<Node> = Vec::new();
-    for words in commands(text)? {
-        let exported = words.first().is_some_and(|w| w.text == "export");
-        let prefixes = words.iter().skip_while(|w| w.text == "export").take_while(|w| is_assignment(&w.text)).count();
-        let prefixes_a_command = words.iter().skip_while(|w| w.text == "export").nth(prefixes).is_some();
-        if exported || prefixes_a_command {
-            for word in words.iter().skip_while(|w| w.text == "export").take(prefixes) {
-                environment.push(Node {
-                    value: Value::Str(word.text.clone()),
-                    span: word.span.clone(),
-                    alias: None,
-                    style: Some(ScalarStyle::Plain),
-                    origin: 0,
-                });
-            }
-        }
-        // `NAME=value` (optionally after `export`) defines a variable for later lines.
-        let assignments: Vec<&Word> = words.iter().skip_while(|w| w.text == "export").take_while(|w| is_assignment(&w.text)).collect();
-        let rest: Vec<Word> = words.iter().skip_while(|w| w.text == "export").skip(assignments.len()).cloned().collect();
-        for word in &assignments {
-            let (name, value) = word.text.split_once('=').unwrap_or_default();
-            let offset = word.span.start + name.len() + 1;
-            variables.insert(name.to_owned(), (value.to_owned(), offset..word.span.end, word.quoted));
-        }
-        if rest.is_empty() || chosen.is_some() {
-            continue;
-        }
-        let substituted: Vec<Word> = rest.into_iter().map(|w| substitute(w, &variables)).collect();
-        let program: Vec<&str> = substituted.iter().take_while(|w| !w.text.starts_with("--")).map(|w| w.text.as_str()).collect();
-        let has_flags = substituted.iter().any(|w| w.text.starts_with("--"));
-        let matches = match command {
-            Some(prefix) => program.join(" ").contains(prefix.trim()),
-            None => has_flags,
-        };
-        if matches {
-            chosen = Some(substituted);
-        }
-    }
-    let words = chosen.unwrap_or_default();
-    let mut entries: Vec<Entry> = Vec::new();
+#[derive(Clone, Debug, Default)]
+struct RawCommand {
+    words: Vec<RawWord>,
+}
+
+/// A heredoc body: text a command reads on its standard input (`cat > x.yaml <<EOF`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Heredoc {
+    /// The body's span (the lines between the operator's line and the delimiter).
+    pub body: Span,
+    /// The file the command writes it to (`cat > F`, `cat >F`, `tee F`), as written.
+    pub target: Option<String>,
+}
+
+/// A word after expansion.
+#[derive(Clone, Debug)]
+pub struct Word {
+    /// `None`: known only at run time.
+    pub text: Option<String>,
+    pub span: Span,
+    pub quoted: Option<ScalarStyle>,
+    /// For a word that is exactly one variable: where the variable's value is written.
+    pub from_variable: Option<(Span, Option<ScalarStyle>)>,
+}
+
+/// A variable's value: its fields (one for a string, the elements of an array),
+/// or `None` when only the running script knows it.
+#[derive(Clone, Debug)]
+struct Var {
+    fields: Option<Vec<String>>,
+    /// Where the value is written (the assignment's right-hand side).
+    span: Span,
+    quoted: Option<ScalarStyle>,
+    /// The byte where the value's text starts in the script, when the value is
+    /// that text verbatim (a field's span is then exact).
+    at: Option<usize>,
+    /// How its value was read (`${GPUS:-4} read as 4 …`).
+    notes: Vec<String>,
+    /// `export`ed: the programs the script runs see it.
+    exported: bool,
+}
+
+/// One command after expansion: its environment prefix and its words.
+#[derive(Clone, Debug)]
+pub struct Command {
+    /// 1-based line of the command's first word.
+    pub line: usize,
+    /// `NAME=value` prefixes and `export NAME=value`: (name, value, span of the whole assignment).
+    pub environment: Vec<(String, Option<String>, Span, String)>,
+    /// `export`ed (or prefix) assignments, to report as the process environment.
+    pub exported: bool,
+    pub words: Vec<Word>,
+    /// How unset-variable defaults were read in this command.
+    pub notes: Vec<String>,
+    /// The launcher variables (`LAUNCHER_ENV`) the command's process sees: set as its
+    /// prefix or exported before it; `Some(None)` when known only at run time.
+    launcher_env: Vec<(String, Option<String>)>,
+}
+
+/// A script read: its commands and heredocs.
+#[derive(Clone, Debug, Default)]
+pub struct Script {
+    pub commands: Vec<Command>,
+    pub heredocs: Vec<Heredoc>,
+    sb: Sbatch,
+}
+
+/// Bounds on what one script may make the reader do.
+const MAX_WORDS: usize = 100_000;
+const MAX_VALUE_BYTES: usize = 64 * 1024;
+const MAX_NESTING: usize = 4;
+
+fn line_of(text: &str, at: usize) -> usize {
+    text.as_bytes()[..at.min(text.len())].iter().filter(|b| **b == b'\n').count() + 1
+}
+
+/// Splits the script into commands of raw words, skipping comments and heredoc bodies.
+fn tokenize(text: &str, offset: usize) -> Result<(Vec<RawCommand>, Vec<Heredoc>), LoadError> {
+    let bytes = text.as_bytes();
+    let mut out: Vec<RawCommand> = Vec::new();
+    let mut heredocs = Vec::new();
+    let mut current = RawCommand::default();
+    // Heredocs opened on the current line: (delimiter, strip tabs, target).
+    let mut pending: Vec<(String, bool, Option<String>)> = Vec::new();
+    let mut count = 0usize;
     let mut i = 0;
-    while i < words.len() {
-        let word = &words[i];
-        let Some(flag) = word.text.strip_prefix("--").filter(|f| !f.is_empty()) else {
-            i += 1;
-            continue;
-        };
-        let (name, value_node, consumed) = match flag.split_once('=') {
-            Some((name, value)) => {
-                let start = word.span.end - value.len();
-                (name.to_owned(), scalar(value, start..word.span.end, word.quoted.map(|_| ScalarStyle::Plain), None), 1)
-            }
-            None => match words.get(i + 1).filter(|next| !next.text.starts_with("--")) {
-                Some(next) => (flag.to_owned(), scalar(&next.text, next.span.clone(), next.quoted, next.from_variable.clone()), 2),
-                None => (flag.to_owned(), Node { value: Value::Bool(true), span: word.span.clone(), alias: None, style: None, origin: 0 }, 1),
-            },
-        };
-        let key = name.replace('-', "_");
-        let key_span = word.span.start..word.span.start + 2 + name.len();
-        if let Some(existing) = entries.iter_mut().find(|e| e.key == key) {
-            existing.value = value_node;
-        } else {
-            entries.push(Entry { key, key_span, key_origin: 0, value: value_node });
+    let end_command = |current: &mut RawCommand, out: &mut Vec<RawCommand>| {
+        if !current.words.is_empty() {
+            out.push(std::mem::take(current));
         }
-        i += consumed;
+    };
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if bytes.get(i + 1) == Some(&b'\n') => i += 2,
+            b'\\' if bytes.get(i + 1) == Some(&b'\r') && bytes.get(i + 2) == Some(&b'\n') => i += 3,
+            b' ' | b'\t' | b'\r' => i += 1,
+            b'\n' => {
+                // A heredoc's target: the redirection's word in the command that opened it.
+                let target = redirect_target(&current);
+                end_command(&mut current, &mut out);
+                i += 1;
+                for (delimiter, strip, _) in std::mem::take(&mut pending) {
+                    let start = i;
+                    let mut end = bytes.len();
+                    let mut after = bytes.len();
+                    while i < bytes.len() {
+                        let line_end = text[i..].find('\n').map_or(bytes.len(), |n| i + n);
+                        let line = text[i..line_end].trim_end_matches('\r');
+                        let line = if strip { line.trim_start_matches('\t') } else { line };
+                        if line == delimiter {
+                            end = i;
+                            after = (line_end + 1).min(bytes.len());
+                            break;
+                        }
+                        i = line_end + 1;
+                    }
+                    heredocs.push(Heredoc { body: offset + start..offset + end.min(bytes.len()), target: target.clone() });
+                    i = after;
+                }
+            }
+            b';' | b'|' | b'&' | b'(' | b')' => {
+                end_command(&mut current, &mut out);
+                i += 1;
+            }
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            _ => {
+                let start = i;
+                let mut unquoted = String::new();
+                while i < bytes.len() {
+                    let c = bytes[i];
+                    let redirect = |s: &String| s.ends_with('>') || s.ends_with('<');
+                    if matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b';' | b'|' | b')') || c == b'&' && !redirect(&unquoted) {
+                        break;
+                    }
+                    if c == b'(' {
+                        if unquoted.ends_with('=') || unquoted.ends_with("+=") {
+                            // An array assignment `NAME=(a b c)`: one word up to the matching `)`.
+                            let close = balanced(text, i, b'(', b')').ok_or_else(|| syntax("unterminated array", offset + i))?;
+                            unquoted.push_str(&text[i..close]);
+                            i = close;
+                            continue;
+                        }
+                        break;
+                    }
+                    match c {
+                        b'\'' => {
+                            let close = text[i + 1..].find('\'').ok_or_else(|| syntax("unterminated single quote", offset + i))?;
+                            unquoted.push_str(&text[i + 1..i + 1 + close]);
+                            i += close + 2;
+                        }
+                        b'"' => {
+                            let close = double_quote_end(text, i).ok_or_else(|| syntax("unterminated double quote", offset + i))?;
+                            unquoted.push_str(&unescape_double(&text[i + 1..close - 1]));
+                            i = close;
+                        }
+                        b'`' => {
+                            let close = text[i + 1..].find('`').ok_or_else(|| syntax("unterminated backquote", offset + i))?;
+                            unquoted.push_str(&text[i..i + close + 2]);
+                            i += close + 2;
+                        }
+                        b'$' if matches!(bytes.get(i + 1), Some(b'(' | b'{')) => {
+                            let (open, close_byte) = if bytes[i + 1] == b'(' { (b'(', b')') } else { (b'{', b'}') };
+                            let close = balanced(text, i + 1, open, close_byte).ok_or_else(|| syntax("unterminated expansion", offset + i))?;
+                            unquoted.push_str(&text[i..close]);
+                            i = close;
+                        }
+                        b'\\' if matches!(bytes.get(i + 1), Some(b'\n')) => break,
+                        b'\\' if i + 1 < bytes.len() => {
+                            let ch = text[i + 1..].chars().next().unwrap_or(' ');
+                            unquoted.push(ch);
+                            i += 1 + ch.len_utf8();
+                        }
+                        _ => {
+                            let ch = text[i..].chars().next().unwrap_or(' ');
+                            unquoted.push(ch);
+                            i += ch.len_utf8();
+                        }
+                    }
+                }
+                if i == start {
+                    // A lone `(` (a subshell) or `&` after a redirection: a separator.
+                    end_command(&mut current, &mut out);
+                    i += 1;
+                    continue;
+                }
+                let raw = text[start..i].to_owned();
+                // `<<EOF`, `<<-EOF`, `<< 'EOF'`: the body after this line is not a command.
+                if let Some(rest) = raw.strip_prefix("<<").filter(|r| !r.starts_with('<')) {
+                    let (strip, rest) = match rest.strip_prefix('-') {
+                        Some(r) => (true, r),
+                        None => (false, rest),
+                    };
+                    let delimiter = if rest.is_empty() {
+                        // The delimiter is the next word.
+                        let mut j = i;
+                        while j < bytes.len() && matches!(bytes[j], b' ' | b'\t') {
+                            j += 1;
+                        }
+                        let d_start = j;
+                        while j < bytes.len() && !matches!(bytes[j], b' ' | b'\t' | b'\n' | b'\r' | b';' | b'|' | b'&' | b')') {
+                            j += 1;
+                        }
+                        i = j;
+                        text[d_start..j].to_owned()
+                    } else {
+                        rest.to_owned()
+                    };
+                    let delimiter = delimiter.trim_matches(|c| c == '\'' || c == '"').replace('\\', "");
+                    if !delimiter.is_empty() {
+                        pending.push((delimiter, strip, None));
+                    }
+                    continue;
+                }
+                count += 1;
+                if count > MAX_WORDS {
+                    return Err(syntax("more words than a launch script has", offset + start));
+                }
+                current.words.push(RawWord { raw, span: offset + start..offset + i, unquoted });
+            }
+        }
     }
+    end_command(&mut current, &mut out);
+    Ok((out, heredocs))
+}
+
+/// The file a command redirects its output to (`cat > F <<EOF`, `tee F`).
+fn redirect_target(command: &RawCommand) -> Option<String> {
+    let words = &command.words;
+    for (i, word) in words.iter().enumerate() {
+        let w = word.unquoted.as_str();
+        if let Some(target) = w.strip_prefix(">>").or_else(|| w.strip_prefix('>')) {
+            return if target.is_empty() { words.get(i + 1).map(|n| n.unquoted.clone()) } else { Some(target.to_owned()) };
+        }
+    }
+    if words.first().is_some_and(|w| w.unquoted == "tee") {
+        return words.iter().skip(1).find(|w| !w.unquoted.starts_with('-')).map(|w| w.unquoted.clone());
+    }
+    None
+}
+
+fn syntax(message: &str, at: usize) -> LoadError {
+    LoadError::Syntax { message: message.into(), span: at..at + 1 }
+}
+
+/// The byte after the `close` matching the `open` at `at` (quotes inside skipped).
+fn balanced(text: &str, at: usize, open: u8, close: u8) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = at;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 1,
+            b'\'' if open != b'{' => i += text[i + 1..].find('\'')? + 1,
+            b'"' => i = double_quote_end(text, i)? - 1,
+            c if c == open => depth += 1,
+            c if c == close => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The byte after the `"` closing the one at `at`; `$(…)` inside may hold quotes.
+fn double_quote_end(text: &str, at: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut i = at + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i + 1),
+            b'$' if bytes.get(i + 1) == Some(&b'(') => i = balanced(text, i + 1, b'(', b')')?,
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The text of a double-quoted string: `\"`, `\\`, `\$`, `` \` `` lose their backslash.
+fn unescape_double(body: &str) -> String {
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\'
+            && let Some(&next) = chars.peek()
+            && matches!(next, '"' | '\\' | '$' | '`')
+        {
+            out.push(next);
+            chars.next();
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// One piece of a word being expanded.
+#[derive(Default)]
+struct Fields {
+    done: Vec<(Option<String>, usize)>,
+    current: String,
+    /// Where the current field starts in the raw word (bytes).
+    current_at: usize,
+    unknown: bool,
+    started: bool,
+}
+
+impl Fields {
+    fn push_str(&mut self, s: &str, at: usize) {
+        if !self.started {
+            self.current_at = at;
+        }
+        self.started = true;
+        self.current.push_str(s);
+    }
+
+    fn unknown(&mut self, at: usize) {
+        if !self.started {
+            self.current_at = at;
+        }
+        self.started = true;
+        self.unknown = true;
+    }
+
+    fn split(&mut self) {
+        if self.started {
+            let field = std::mem::take(&mut self.current);
+            self.done.push(((!self.unknown).then_some(field), self.current_at));
+        }
+        self.unknown = false;
+        self.started = false;
+    }
+}
+
+/// What a `$…` expansion gave.
+enum Expanded {
+    /// Fields (several only for an array's `[@]`), and the variable it read.
+    Known(Vec<String>, Option<String>),
+    Unknown,
+}
+
+struct Reader<'a> {
+    vars: HashMap<String, Var>,
+    sb: &'a Sbatch,
+    text: &'a str,
+}
+
+impl Reader<'_> {
+    fn lookup(&self, name: &str, notes: &mut Vec<String>) -> Option<Option<Vec<String>>> {
+        if let Some(var) = self.vars.get(name) {
+            for note in &var.notes {
+                if !notes.contains(note) {
+                    notes.push(note.clone());
+                }
+            }
+            return Some(var.fields.clone());
+        }
+        // SLURM sets these from the job's allocation (sbatch's "OUTPUT ENVIRONMENT VARIABLES").
+        let sb = self.sb;
+        let slurm = match name {
+            "SLURM_NNODES" | "SLURM_JOB_NUM_NODES" => sb.nodes.as_ref(),
+            "SLURM_GPUS_ON_NODE" | "SLURM_GPUS_PER_NODE" => sb.gpus_per_node.as_ref(),
+            "SLURM_NTASKS_PER_NODE" => sb.tasks_per_node.as_ref(),
+            "SLURM_NTASKS" | "SLURM_NPROCS" => sb.ntasks.as_ref(),
+            _ => None,
+        };
+        slurm.map(|(v, written)| {
+            notes.push(format!("${name} = {v} from #SBATCH {written}"));
+            Some(vec![v.to_string()])
+        })
+    }
+
+    /// `${…}` (without the braces) or a bare name.
+    fn parameter(&mut self, body: &str, notes: &mut Vec<String>) -> Expanded {
+        let name_end = body.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(body.len());
+        if let Some(name) = body.strip_prefix('#') {
+            // `${#V}`: the length.
+            return match self.lookup(name, notes).flatten() {
+                Some(fields) => Expanded::Known(vec![fields.join(" ").chars().count().to_string()], None),
+                None => Expanded::Unknown,
+            };
+        }
+        let (name, rest) = body.split_at(name_end);
+        if name.is_empty() {
+            return Expanded::Unknown;
+        }
+        let positional = name.starts_with(|c: char| c.is_ascii_digit());
+        let value = if positional { None } else { self.lookup(name, notes) };
+        let element = |fields: Vec<String>, index: &str| -> Expanded {
+            match index {
+                "@" | "*" => Expanded::Known(fields, Some(name.to_owned())),
+                n => match n.parse::<usize>() {
+                    Ok(n) => fields.get(n).map_or(Expanded::Known(Vec::new(), None), |f| Expanded::Known(vec![f.clone()], None)),
+                    Err(_) => Expanded::Unknown,
+                },
+            }
+        };
+        if let Some(index) = rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+            return match value {
+                Some(Some(fields)) => element(fields, index),
+                _ => Expanded::Unknown,
+            };
+        }
+        let joined = |fields: Vec<String>| fields.into_iter().next().unwrap_or_default();
+        let (op, word) = if let Some(w) = rest.strip_prefix(":-") {
+            (":-", w)
+        } else if let Some(w) = rest.strip_prefix(":=") {
+            (":=", w)
+        } else if let Some(w) = rest.strip_prefix(":+") {
+            (":+", w)
+        } else if let Some(w) = rest.strip_prefix('-') {
+            ("-", w)
+        } else if let Some(w) = rest.strip_prefix('=') {
+            ("=", w)
+        } else if let Some(w) = rest.strip_prefix('+') {
+            ("+", w)
+        } else if rest.is_empty() {
+            ("", "")
+        } else {
+            // `%`, `#`, `/`, `^`, `,`, `:offset`: a pattern operation, not followed here.
+            return Expanded::Unknown;
+        };
+        let known = match &value {
+            Some(Some(fields)) => Some(fields.clone()),
+            _ => None,
+        };
+        let empty = known.as_ref().is_some_and(|f| f.iter().all(String::is_empty));
+        let unset = value.is_none();
+        match op {
+            "" => match known {
+                Some(fields) => Expanded::Known(vec![joined(fields)], Some(name.to_owned())),
+                None => Expanded::Unknown,
+            },
+            ":-" | "-" | ":=" | "=" => {
+                let use_default = unset || (op.starts_with(':') && empty);
+                if !use_default {
+                    return match known {
+                        Some(fields) => Expanded::Known(vec![joined(fields)], Some(name.to_owned())),
+                        None => Expanded::Unknown,
+                    };
+                }
+                let default = match self.expand_string(word, notes) {
+                    Some(d) => d,
+                    None => return Expanded::Unknown,
+                };
+                let what = if positional { "a positional parameter, unset when linting" } else { "not set by the script; the environment is never read" };
+                notes.push(format!("${{{name}{op}{word}}} read as {default} (${name} is {what})"));
+                if op.ends_with('=') && !positional {
+                    self.vars.insert(
+                        name.to_owned(),
+                        Var { fields: Some(vec![default.clone()]), span: 0..0, quoted: None, at: None, notes: Vec::new(), exported: false },
+                    );
+                }
+                Expanded::Known(vec![default], None)
+            }
+            _ => {
+                // `${V:+x}`: x when V is set (and not empty).
+                if unset {
+                    return if positional { Expanded::Unknown } else { Expanded::Known(vec![String::new()], None) };
+                }
+                if known.is_none() {
+                    return Expanded::Unknown;
+                }
+                if op == ":+" && empty {
+                    return Expanded::Known(vec![String::new()], None);
+                }
+                match self.expand_string(word, notes) {
+                    Some(x) => Expanded::Known(vec![x], None),
+                    None => Expanded::Unknown,
+                }
+            }
+        }
+    }
+
+    /// A string expanded without word splitting (an assignment's value, a default);
+    /// `None` when any part of it is unknown.
+    fn expand_string(&mut self, raw: &str, notes: &mut Vec<String>) -> Option<String> {
+        let fields = self.expand(raw, false, notes);
+        if fields.iter().any(|(f, _)| f.is_none()) {
+            return None;
+        }
+        Some(fields.into_iter().filter_map(|(f, _)| f).collect::<Vec<_>>().join(" "))
+    }
+
+    /// Expands a raw word into fields, each with its byte offset in `raw`.
+    /// `split`: unquoted expansions are split at whitespace (a command's words).
+    fn expand(&mut self, raw: &str, split: bool, notes: &mut Vec<String>) -> Vec<(Option<String>, usize)> {
+        let bytes = raw.as_bytes();
+        let mut fields = Fields::default();
+        let mut i = 0;
+        let mut quoted_any = false;
+        let mut in_double = false;
+        while i < bytes.len() {
+            let c = bytes[i];
+            match c {
+                b'\'' if !in_double => {
+                    quoted_any = true;
+                    let close = raw[i + 1..].find('\'').map_or(bytes.len(), |n| i + 1 + n);
+                    fields.push_str(&raw[i + 1..close], i + 1);
+                    i = close + 1;
+                }
+                b'"' => {
+                    quoted_any = true;
+                    in_double = !in_double;
+                    fields.push_str("", i + 1);
+                    i += 1;
+                }
+                b'\\' if i + 1 < bytes.len() => {
+                    let ch = raw[i + 1..].chars().next().unwrap_or(' ');
+                    if in_double && !matches!(ch, '"' | '\\' | '$' | '`') {
+                        fields.push_str("\\", i);
+                    }
+                    fields.push_str(&ch.to_string(), i + 1);
+                    i += 1 + ch.len_utf8();
+                }
+                b'`' => {
+                    let close = raw[i + 1..].find('`').map_or(bytes.len(), |n| i + 2 + n);
+                    fields.unknown(i);
+                    i = close;
+                }
+                b'$' => {
+                    let (expanded, len) = self.dollar(&raw[i..], notes);
+                    match expanded {
+                        Expanded::Unknown => fields.unknown(i),
+                        Expanded::Known(values, array) => {
+                            let many = array.is_some() && values.len() != 1 && raw[i..].contains("[@]");
+                            if in_double && many {
+                                // `"${A[@]}"`: each element its own word.
+                                for (n, value) in values.iter().enumerate() {
+                                    if n > 0 {
+                                        fields.split();
+                                    }
+                                    fields.push_str(value, i);
+                                }
+                                if values.is_empty() {
+                                    fields.started = fields.started || !fields.current.is_empty();
+                                }
+                            } else if in_double || !split {
+                                fields.push_str(&values.join(" "), i);
+                            } else {
+                                // Unquoted: split at whitespace (IFS' default).
+                                let joined = values.join(" ");
+                                let mut first = true;
+                                let starts_with_space = joined.starts_with(char::is_whitespace);
+                                if starts_with_space {
+                                    fields.split();
+                                }
+                                for piece in joined.split_whitespace() {
+                                    if !first {
+                                        fields.split();
+                                    }
+                                    fields.push_str(piece, i);
+                                    first = false;
+                                }
+                                if joined.ends_with(char::is_whitespace) && !joined.trim().is_empty() {
+                                    fields.split();
+                                }
+                            }
+                        }
+                    }
+                    i += len.max(1);
+                }
+                _ => {
+                    let ch = raw[i..].chars().next().unwrap_or(' ');
+                    fields.push_str(&ch.to_string(), i);
+                    i += ch.len_utf8();
+                }
+            }
+        }
+        if quoted_any && !fields.started {
+            fields.started = true;
+        }
+        fields.split();
+        for (field, _) in &mut fields.done {
+            if field.as_ref().is_some_and(|f| f.len() > MAX_VALUE_BYTES) {
+                *field = None;
+            }
+        }
+        fields.done
+    }
+
+    /// A `$` expansion at the start of `s`: what it gives and how many bytes it spans.
+    fn dollar(&mut self, s: &str, notes: &mut Vec<String>) -> (Expanded, usize) {
+        let bytes = s.as_bytes();
+        match bytes.get(1) {
+            Some(b'(') if bytes.get(2) == Some(&b'(') => {
+                let Some(close) = balanced(s, 1, b'(', b')') else { return (Expanded::Unknown, s.len()) };
+                let body = &s[3..close.saturating_sub(2).max(3)];
+                (self.arithmetic(body, notes).map_or(Expanded::Unknown, |n| Expanded::Known(vec![n.to_string()], None)), close)
+            }
+            // `$(…)`: a command's output, never run.
+            Some(b'(') => (Expanded::Unknown, balanced(s, 1, b'(', b')').unwrap_or(s.len())),
+            Some(b'{') => {
+                let close = balanced(s, 1, b'{', b'}').unwrap_or(s.len());
+                let body = &s[2..close.saturating_sub(1).max(2)];
+                (self.parameter(body, notes), close)
+            }
+            Some(c) if c.is_ascii_digit() || matches!(c, b'@' | b'*' | b'#' | b'?' | b'$' | b'!' | b'-') => (Expanded::Unknown, 2),
+            Some(c) if c.is_ascii_alphabetic() || *c == b'_' => {
+                let end = s[1..].find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map_or(s.len(), |n| n + 1);
+                (self.parameter(&s[1..end], notes), end)
+            }
+            // A lone `$` is itself.
+            _ => (Expanded::Known(vec!["$".into()], None), 1),
+        }
+    }
+
+    /// `$((…))`: integers with `+ - * / %`, parentheses and variables (bash's
+    /// arithmetic, checked: an overflow or a division by zero is unknown).
+    fn arithmetic(&mut self, body: &str, notes: &mut Vec<String>) -> Option<i64> {
+        // Substitute `$V`, `${V}` and bare names, then evaluate.
+        let mut expr = String::new();
+        let bytes = body.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let c = bytes[i];
+            if c == b'$' {
+                let (value, len) = self.dollar(&body[i..], notes);
+                match value {
+                    Expanded::Known(v, _) => expr.push_str(&format!("({})", v.join(" "))),
+                    Expanded::Unknown => return None,
+                }
+                i += len.max(1);
+            } else if c.is_ascii_alphabetic() || c == b'_' {
+                let end = body[i..].find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map_or(body.len(), |n| n + i);
+                let value = self.lookup(&body[i..end], notes).flatten()?.join(" ");
+                // A variable inside arithmetic is itself evaluated (bash), once.
+                let value = if value.trim().is_empty() { "0".to_owned() } else { value };
+                expr.push_str(&format!("({value})"));
+                i = end;
+            } else {
+                expr.push(c as char);
+                i += 1;
+            }
+        }
+        let tokens: Vec<char> = expr.chars().filter(|c| !c.is_whitespace()).collect();
+        let mut at = 0;
+        let value = arith_sum(&tokens, &mut at, 0)?;
+        (at == tokens.len()).then_some(value)
+    }
+}
+
+fn arith_sum(t: &[char], at: &mut usize, depth: usize) -> Option<i64> {
+    let mut value = arith_product(t, at, depth)?;
+    while let Some(op) = t.get(*at).copied().filter(|c| *c == '+' || *c == '-') {
+        *at += 1;
+        let rhs = arith_product(t, at, depth)?;
+        value = if op == '+' { value.checked_add(rhs)? } else { value.checked_sub(rhs)? };
+    }
+    Some(value)
+}
+
+fn arith_product(t: &[char], at: &mut usize, depth: usize) -> Option<i64> {
+    let mut value = arith_atom(t, at, depth)?;
+    while let Some(op) = t.get(*at).copied().filter(|c| matches!(c, '*' | '/' | '%')) {
+        *at += 1;
+        let rhs = arith_atom(t, at, depth)?;
+        value = match op {
+            '*' => value.checked_mul(rhs)?,
+            '/' => value.checked_div(rhs)?,
+            _ => value.checked_rem(rhs)?,
+        };
+    }
+    Some(value)
+}
+
+fn arith_atom(t: &[char], at: &mut usize, depth: usize) -> Option<i64> {
+    if depth > 64 {
+        return None;
+    }
+    match t.get(*at)? {
+        '(' => {
+            *at += 1;
+            let value = arith_sum(t, at, depth + 1)?;
+            (t.get(*at) == Some(&')')).then(|| *at += 1)?;
+            Some(value)
+        }
+        '-' => {
+            *at += 1;
+            arith_atom(t, at, depth + 1)?.checked_neg()
+        }
+        '+' => {
+            *at += 1;
+            arith_atom(t, at, depth + 1)
+        }
+        c if c.is_ascii_digit() => {
+            let start = *at;
+            while t.get(*at).is_some_and(char::is_ascii_digit) {
+                *at += 1;
+            }
+            t[start..*at].iter().collect::<String>().parse().ok()
+        }
+        _ => None,
+    }
+}
+
+/// A `NAME=value` / `NAME+=value` word: (name, append, raw value, byte where the value starts in the word).
+fn assignment(raw: &str) -> Option<(&str, bool, &str, usize)> {
+    let eq = raw.find('=')?;
+    let (name, append) = match raw[..eq].strip_suffix('+') {
+        Some(n) => (n, true),
+        None => (&raw[..eq], false),
+    };
+    let valid = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !name.starts_with(|c: char| c.is_ascii_digit());
+    valid.then(|| (name, append, &raw[eq + 1..], eq + 1))
+}
+
+fn is_assignment(word: &str) -> bool {
+    assignment(word).is_some()
+}
+
+/// Reads a whole script: every command expanded in order.
+pub fn read(text: &str) -> Result<Script, LoadError> {
+    let sb = sbatch(text);
+    let mut script = Script { sb: sb.clone(), ..Script::default() };
+    let mut reader = Reader { vars: HashMap::new(), sb: &sb, text };
+    read_into(&mut reader, text, 0, 0, &mut script)?;
+    Ok(script)
+}
+
+fn read_into(reader: &mut Reader, chunk: &str, offset: usize, depth: usize, script: &mut Script) -> Result<(), LoadError> {
+    let (commands, heredocs) = tokenize(chunk, offset)?;
+    script.heredocs.extend(heredocs);
+    for raw in commands {
+        let mut words: &[RawWord] = &raw.words;
+        // Keywords that open a command list, and the `name() {` of a function.
+        while let Some(first) = words.first()
+            && matches!(first.raw.as_str(), "then" | "do" | "else" | "{" | "}" | "!" | "fi" | "done" | "esac")
+        {
+            words = &words[1..];
+        }
+        let Some(first) = words.first() else { continue };
+        let line = line_of(reader.text, first.span.start);
+        let mut notes = Vec::new();
+        let builtin = matches!(first.raw.as_str(), "export" | "local" | "declare" | "typeset" | "readonly");
+        let exported = first.raw == "export" || (builtin && words.iter().skip(1).take_while(|w| w.raw.starts_with('-')).any(|w| w.raw.contains('x')));
+        let mut rest = if builtin { &words[1..] } else { words };
+        if builtin {
+            while rest.first().is_some_and(|w| w.raw.starts_with('-')) {
+                rest = &rest[1..];
+            }
+        }
+        if first.raw == "unset" {
+            for word in &words[1..] {
+                reader.vars.remove(&word.raw);
+            }
+            continue;
+        }
+        if exported {
+            // `export NAME`: an existing variable becomes part of the environment.
+            for word in rest.iter().filter(|w| !is_assignment(&w.raw)) {
+                if let Some(var) = reader.vars.get_mut(&word.raw) {
+                    var.exported = true;
+                }
+            }
+        }
+        let count = rest.iter().take_while(|w| is_assignment(&w.raw)).count();
+        let (assignments, program) = rest.split_at(if builtin { rest.len() } else { count });
+        let prefix = !program.is_empty();
+        let mut environment = Vec::new();
+        let mut values: Vec<(String, Var)> = Vec::new();
+        for word in assignments {
+            let Some((name, append, value, value_at)) = assignment(&word.raw) else { continue };
+            let span = word.span.start + value_at..word.span.end;
+            let quoted = match value.as_bytes().first() {
+                Some(b'\'') => Some(ScalarStyle::SingleQuoted),
+                Some(b'"') => Some(ScalarStyle::DoubleQuoted),
+                _ => None,
+            };
+            let mut why = Vec::new();
+            let fields: Option<Vec<String>> = if let Some(body) = value.strip_prefix('(').and_then(|v| v.strip_suffix(')')) {
+                // An array: its elements, each word of the body expanded.
+                let (inner, _) = tokenize(body, 0).unwrap_or_default();
+                let mut elements = Vec::new();
+                let mut known = true;
+                for element in inner.iter().flat_map(|c| &c.words) {
+                    for (field, _) in reader.expand(&element.raw, true, &mut why) {
+                        match field {
+                            Some(f) => elements.push(f),
+                            None => known = false,
+                        }
+                    }
+                }
+                known.then_some(elements)
+            } else {
+                reader.expand_string(value, &mut why).map(|v| vec![v])
+            };
+            let fields = match (append, fields) {
+                (true, Some(more)) => match reader.vars.get(name).map(|v| v.fields.clone()) {
+                    Some(Some(mut old)) if value.starts_with('(') => {
+                        old.extend(more);
+                        Some(old)
+                    }
+                    Some(Some(old)) => Some(vec![format!("{}{}", old.join(" "), more.join(" "))]),
+                    Some(None) => None,
+                    None => Some(more),
+                },
+                (_, fields) => fields,
+            };
+            // The value's text starts where it is written, when nothing was expanded or unquoted.
+            let verbatim = fields.as_ref().and_then(|f| f.first()).is_some_and(|f| f == value);
+            let inner_at = match quoted {
+                Some(_) if fields.as_ref().and_then(|f| f.first()).is_some_and(|f| format!("{}{f}{}", &value[..1], &value[..1]) == value) => {
+                    Some(span.start + 1)
+                }
+                None if verbatim => Some(span.start),
+                _ => None,
+            };
+            environment.push((
+                name.to_owned(),
+                fields.as_ref().map(|f| f.join(" ")),
+                word.span.clone(),
+                format!("{name}={}", word.unquoted.split_once('=').map_or("", |(_, v)| v)),
+            ));
+            values.push((name.to_owned(), Var { fields, span, quoted, at: inner_at, notes: why, exported }));
+        }
+        let launcher_env: Vec<(String, Option<String>)> = LAUNCHER_ENV
+            .iter()
+            .filter_map(|name| {
+                let prefixed = values.iter().find(|(n, _)| n == name).filter(|_| prefix).map(|(_, v)| v.fields.clone());
+                let exported = reader.vars.get(*name).filter(|v| v.exported).map(|v| v.fields.clone());
+                prefixed.or(exported).map(|fields| ((*name).to_owned(), fields.map(|f| f.join(" "))))
+            })
+            .collect();
+        if !prefix {
+            // An assignment alone sets the variable for the rest of the script.
+            for (name, var) in values {
+                reader.vars.insert(name, var);
+            }
+        }
+        if program.is_empty() {
+            if exported || builtin || !environment.is_empty() {
+                script.commands.push(Command { line, environment, exported, words: Vec::new(), notes, launcher_env });
+            }
+            continue;
+        }
+        // `bash -c "…"` / `sh -c '…'`: the string is a script of its own, read in place.
+        if depth < MAX_NESTING
+            && matches!(program[0].raw.as_str(), "bash" | "sh" | "zsh")
+            && program.get(1).is_some_and(|w| w.raw == "-c")
+            && let Some(body) = program.get(2)
+        {
+            let quote = usize::from(body.raw.starts_with(['"', '\'']));
+            let inner = reader.expand_string(&body.raw, &mut notes);
+            if let Some(inner) = inner {
+                read_into(reader, &inner, body.span.start + quote, depth + 1, script)?;
+                continue;
+            }
+        }
+        let mut expanded = Vec::new();
+        for word in program {
+            let mut fields = reader.expand(&word.raw, true, &mut notes);
+            if fields.is_empty() {
+                continue;
+            }
+            let quoted = if word.raw.starts_with('\'') {
+                Some(ScalarStyle::SingleQuoted)
+            } else if word.raw.starts_with('"') {
+                Some(ScalarStyle::DoubleQuoted)
+            } else {
+                None
+            };
+            // A word that is exactly one variable points at its assignment.
+            let bare = word.raw.trim_matches('"');
+            let single_var = bare
+                .strip_prefix("${")
+                .and_then(|r| r.strip_suffix('}'))
+                .map(|b| b.split([':', '-', '=', '+']).next().unwrap_or(b))
+                .or_else(|| bare.strip_prefix('$'))
+                .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+                .and_then(|n| reader.vars.get(n))
+                .filter(|v| v.span.end > v.span.start);
+            let many = fields.len() > 1;
+            for (field, at) in fields.drain(..) {
+                let (span, from_variable) = match single_var {
+                    Some(var) if !many => (word.span.clone(), Some((var.span.clone(), var.quoted))),
+                    Some(var) if var.at.is_some() => {
+                        // One field of a variable holding several words: its place in the assignment.
+                        let value = var.fields.as_ref().map(|f| f.join(" ")).unwrap_or_default();
+                        let base = var.at.unwrap_or(0);
+                        let found = field.as_ref().and_then(|f| nth_field_offset(&value, f, at));
+                        match found {
+                            Some(off) => {
+                                let s = base + off..base + off + field.as_ref().map_or(0, String::len);
+                                (s.clone(), Some((s, None)))
+                            }
+                            None => (word.span.clone(), None),
+                        }
+                    }
+                    _ => (word.span.clone(), None),
+                };
+                expanded.push(Word { text: field, span, quoted: if many { None } else { quoted }, from_variable });
+            }
+        }
+        script.commands.push(Command {
+            line,
+            environment: if prefix || exported { environment } else { Vec::new() },
+            exported,
+            words: expanded,
+            notes,
+            launcher_env,
+        });
+    }
+    Ok(())
+}
+
+/// Where `field` starts in `value` (searching from the field's order), for spans into an assignment.
+fn nth_field_offset(value: &str, field: &str, _hint: usize) -> Option<usize> {
+    value.match_indices(field).map(|(at, _)| at).find(|at| {
+        let before = value[..*at].chars().next_back().is_none_or(char::is_whitespace);
+        let after = value[at + field.len()..].chars().next().is_none_or(char::is_whitespace);
+        before && after
+    })
+}
+
+/// The training flags of a script as a mapping: the command the manifest's
+/// `[shell] command` names, else the first launch of a training program with
+/// `--` flags, else the first command with flags. `--batch-size 8` and
+/// `--batch-size=8` give `batch_size: 8`, `--trainer.devices 8` gives
+/// `trainer: {devices: 8}`, a flag without a value gives `true`, a flag whose
+/// value is known only at run time is left out. The launcher's own options
+/// (`torchrun --nproc_per_node 8`) are not the program's flags. The script's
+/// `export`s and prefix assignments are its `env` (a list of `NAME=value`).
+pub fn parse(text: &str, command: Option<&str>) -> Result<Node, LoadError> {
+    let script = read(text)?;
+    let chosen = chosen(&script, command);
+    let mut entries: Vec<Entry> = Vec::new();
+    if let Some((index, program_at)) = chosen {
+        let words = &script.commands[index].words[program_at..];
+        flags_into(words, &mut entries);
+    }
+    let environment: Vec<Node> = script
+        .commands
+        .iter()
+        .filter(|c| c.exported || !c.words.is_empty())
+        .flat_map(|c| &c.environment)
+        .map(|(_, _, span, written)| Node { value: Value::Str(written.clone()), span: span.clone(), alias: None, style: Some(ScalarStyle::Plain), origin: 0 })
+        .collect();
     if !environment.is_empty() && !entries.iter().any(|e| e.key == "env") {
         let span = environment[0].span.start..environment[environment.len() - 1].span.end;
         entries.push(Entry { key: "env".into(), key_span: span.start..span.start, key_origin: 0, value: Node::new(Value::Seq(environment), span) });
@@ -103,110 +992,96 @@ pub fn parse(text: &str, command: Option<&str>) -> Result<Node, LoadError> {
     Ok(Node::new(Value::Map(entries), 0..text.len()))
 }
 
+/// The command whose flags are the run's: (index in `script.commands`, where its program's words start).
+fn chosen(script: &Script, command: Option<&str>) -> Option<(usize, usize)> {
+    let texts = |c: &Command| c.words.iter().map(|w| w.text.clone()).collect::<Vec<_>>();
+    let has_flags = |words: &[Word]| words.iter().any(|w| w.text.as_deref().is_some_and(|t| t.starts_with("--") && t.len() > 2));
+    if let Some(prefix) = command {
+        return script.commands.iter().enumerate().find_map(|(i, c)| {
+            let program: Vec<&str> = c.words.iter().map_while(|w| w.text.as_deref()).take_while(|w| !w.starts_with("--")).collect();
+            program.join(" ").contains(prefix.trim()).then_some((i, 0))
+        });
+    }
+    let launched = script.commands.iter().enumerate().find_map(|(i, c)| {
+        let (_, at) = launch_of(&texts(c), &script.sb, c, c.line)?;
+        has_flags(&c.words[at..]).then_some((i, at))
+    });
+    launched.or_else(|| script.commands.iter().position(|c| has_flags(&c.words)).map(|i| (i, 0)))
+}
+
+/// `--key value` / `--key=value` / `--switch` words into entries (dots nest).
+fn flags_into(words: &[Word], entries: &mut Vec<Entry>) {
+    let mut i = 0;
+    while i < words.len() {
+        let word = &words[i];
+        let Some(flag) = word.text.as_deref().and_then(|t| t.strip_prefix("--")).filter(|f| !f.is_empty() && !f.starts_with('-')) else {
+            i += 1;
+            continue;
+        };
+        let (name, value_node, consumed) = match flag.split_once('=') {
+            Some((name, value)) => {
+                let start = word.span.end.saturating_sub(value.len() + usize::from(word.quoted.is_some())).max(word.span.start);
+                let span = start..word.span.end;
+                let node = match &word.from_variable {
+                    Some(_) if word.quoted.is_none() => scalar(value, word.span.clone(), None, word.from_variable.clone()),
+                    _ => scalar(value, span, word.quoted.map(|_| ScalarStyle::Plain), None),
+                };
+                (name.to_owned(), Some(node), 1)
+            }
+            None => match words.get(i + 1).filter(|next| !next.text.as_deref().is_some_and(|t| t.starts_with("--"))) {
+                Some(next) => match &next.text {
+                    Some(text) => (flag.to_owned(), Some(scalar(text, next.span.clone(), next.quoted, next.from_variable.clone())), 2),
+                    // Known only at run time: no value.
+                    None => (flag.to_owned(), None, 2),
+                },
+                None => (flag.to_owned(), Some(Node { value: Value::Bool(true), span: word.span.clone(), alias: None, style: None, origin: 0 }), 1),
+            },
+        };
+        i += consumed;
+        let Some(value_node) = value_node else { continue };
+        let key = name.replace('-', "_");
+        let key_span = word.span.start..(word.span.start + 2 + name.len()).min(word.span.end);
+        insert_dotted(entries, &key, key_span, value_node);
+    }
+}
+
+fn insert_dotted(entries: &mut Vec<Entry>, key: &str, key_span: Span, value: Node) {
+    match key.split_once('.').filter(|(head, tail)| !head.is_empty() && !tail.is_empty()) {
+        Some((head, tail)) => {
+            let at = match entries.iter().position(|e| e.key == head) {
+                Some(at) => at,
+                None => {
+                    entries.push(Entry {
+                        key: head.to_owned(),
+                        key_span: key_span.clone(),
+                        key_origin: 0,
+                        value: Node::new(Value::Map(Vec::new()), key_span.clone()),
+                    });
+                    entries.len() - 1
+                }
+            };
+            if let Value::Map(inner) = &mut entries[at].value.value {
+                insert_dotted(inner, tail, key_span, value);
+            }
+        }
+        None => match entries.iter_mut().find(|e| e.key == key) {
+            Some(existing) => existing.value = value,
+            None => entries.push(Entry { key: key.to_owned(), key_span, key_origin: 0, value }),
+        },
+    }
+}
+
 fn scalar(text: &str, span: Span, quoted: Option<ScalarStyle>, from_variable: Option<(Span, Option<ScalarStyle>)>) -> Node {
     let (span, quoted) = from_variable.unwrap_or((span, quoted));
     let value = match quoted {
         Some(ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted) => match type_plain_scalar(text) {
-            // A quoted number is still a number to argparse.
-            typed @ (Value::Int(_) | Value::Float(_)) => typed,
+            // A quoted number or boolean is still one to argparse (HfArgumentParser's `string_to_bool`).
+            typed @ (Value::Int(_) | Value::Float(_) | Value::Bool(_)) => typed,
             _ => Value::Str(text.to_owned()),
         },
         _ => type_plain_scalar(text),
     };
     Node { value, span, alias: None, style: Some(quoted.unwrap_or(ScalarStyle::Plain)), origin: 0 }
-}
-
-fn is_assignment(word: &str) -> bool {
-    word.split_once('=').is_some_and(|(name, _)| {
-        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !name.starts_with(|c: char| c.is_ascii_digit())
-    })
-}
-
-fn substitute(mut word: Word, variables: &HashMap<String, (String, Span, Option<ScalarStyle>)>) -> Word {
-    let name = word.text.strip_prefix("${").and_then(|r| r.strip_suffix('}')).or_else(|| word.text.strip_prefix('$'));
-    if let Some((value, span, quoted)) = name.and_then(|n| variables.get(n)) {
-        word.from_variable = Some((span.clone(), *quoted));
-        word.text = value.clone();
-    }
-    word
-}
-
-/// Splits the script into commands (one per logical line, `;`, `&&`, `|`),
-/// each a list of words with spans. Comments and heredoc-free scripts only.
-fn commands(text: &str) -> Result<Vec<Vec<Word>>, LoadError> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut words: Vec<Word> = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        match c {
-            b'\\' if bytes.get(i + 1) == Some(&b'\n') => i += 2,
-            b' ' | b'\t' | b'\r' => i += 1,
-            b'\n' | b';' | b'|' | b'&' => {
-                if !words.is_empty() {
-                    out.push(std::mem::take(&mut words));
-                }
-                i += 1;
-            }
-            b'#' if words.is_empty() || bytes.get(i.wrapping_sub(1)).is_some_and(|b| b.is_ascii_whitespace()) => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            _ => {
-                let start = i;
-                let mut textual = String::new();
-                let mut quoted = None;
-                while i < bytes.len() && !matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r' | b';' | b'|' | b'&') {
-                    match bytes[i] {
-                        b'\'' => {
-                            let close =
-                                text[i + 1..].find('\'').ok_or_else(|| LoadError::Syntax { message: "unterminated single quote".into(), span: i..i + 1 })?;
-                            textual.push_str(&text[i + 1..i + 1 + close]);
-                            quoted = Some(ScalarStyle::SingleQuoted);
-                            i += close + 2;
-                        }
-                        b'"' => {
-                            let mut j = i + 1;
-                            while j < bytes.len() && bytes[j] != b'"' {
-                                if bytes[j] == b'\\' && j + 1 < bytes.len() {
-                                    textual.push(bytes[j + 1] as char);
-                                    j += 2;
-                                } else {
-                                    let ch = text[j..].chars().next().unwrap_or(' ');
-                                    textual.push(ch);
-                                    j += ch.len_utf8();
-                                }
-                            }
-                            if j >= bytes.len() {
-                                return Err(LoadError::Syntax { message: "unterminated double quote".into(), span: i..i + 1 });
-                            }
-                            quoted = Some(ScalarStyle::DoubleQuoted);
-                            i = j + 1;
-                        }
-                        b'\\' if bytes.get(i + 1) == Some(&b'\n') => break,
-                        b'\\' if i + 1 < bytes.len() => {
-                            textual.push(bytes[i + 1] as char);
-                            i += 2;
-                        }
-                        _ => {
-                            let ch = text[i..].chars().next().unwrap_or(' ');
-                            textual.push(ch);
-                            i += ch.len_utf8();
-                        }
-                    }
-                }
-                // The value span of a quoted word is inside its quotes' outer bounds: a
-                // fix that keeps the quotes replaces the whole word.
-                words.push(Word { text: textual, span: start..i, quoted, from_variable: None });
-            }
-        }
-    }
-    if !words.is_empty() {
-        out.push(words);
-    }
-    Ok(out)
 }
 
 /// One launch line of a script: the data-parallel processes it starts (when the
@@ -229,6 +1104,8 @@ pub struct Launch {
     pub script: Option<String>,
     /// Hydra overrides on the command line (`trainer.devices=8`, `+x=y`), in order.
     pub overrides: Vec<(String, String)>,
+    /// Whether the program gets training flags on the command line (`--per_device_train_batch_size 4`).
+    pub flags: bool,
 }
 
 /// `#SBATCH` header values: torchrun under `srun` runs once per node.
@@ -237,12 +1114,13 @@ struct Sbatch {
     nodes: Option<(u64, String)>,
     gpus_per_node: Option<(u64, String)>,
     tasks_per_node: Option<(u64, String)>,
+    ntasks: Option<(u64, String)>,
 }
 
 /// Reads `#SBATCH` headers: `--nodes=N` / `-N N`, `--gpus-per-node=N` (also
-/// `type:N`), `--gres=gpu:N` / `gpu:a100:N`, `--ntasks-per-node=N` (SLURM's
-/// sbatch manual, <https://slurm.schedmd.com/sbatch.html>). A range `--nodes=2-4`
-/// is unknown.
+/// `type:N`), `--gres=gpu:N` / `gpu:a100:N`, `--ntasks-per-node=N`,
+/// `--ntasks=N` / `-n N` (SLURM's sbatch manual,
+/// <https://slurm.schedmd.com/sbatch.html>). A range `--nodes=2-4` is unknown.
 fn sbatch(text: &str) -> Sbatch {
     let mut out = Sbatch::default();
     for line in text.lines() {
@@ -252,7 +1130,7 @@ fn sbatch(text: &str) -> Sbatch {
         while i < words.len() {
             let (flag, value, step) = match words[i].split_once('=') {
                 Some((f, v)) => (f, Some(v), 1),
-                None if words[i].starts_with("-N") && words[i].len() > 2 => ("-N", Some(&words[i][2..]), 1),
+                None if (words[i].starts_with("-N") || words[i].starts_with("-n")) && words[i].len() > 2 => (&words[i][..2], Some(&words[i][2..]), 1),
                 None => (words[i], words.get(i + 1).copied(), 2),
             };
             let count = |v: &str| v.rsplit(':').next().and_then(|n| n.parse::<u64>().ok());
@@ -261,6 +1139,7 @@ fn sbatch(text: &str) -> Sbatch {
                 ("--gpus-per-node", Some(v)) => out.gpus_per_node = count(v).map(|n| (n, format!("--gpus-per-node={v}"))),
                 ("--gres", Some(v)) if v.starts_with("gpu") => out.gpus_per_node = count(v).map(|n| (n, format!("--gres={v}"))),
                 ("--ntasks-per-node", Some(v)) => out.tasks_per_node = v.parse().ok().map(|n| (n, format!("--ntasks-per-node={v}"))),
+                ("--ntasks" | "-n", Some(v)) => out.ntasks = v.parse().ok().map(|n| (n, format!("{flag}={v}"))),
                 _ => {}
             }
             i += step;
@@ -269,105 +1148,64 @@ fn sbatch(text: &str) -> Sbatch {
     out
 }
 
-/// `${NAME:-default}` with `NAME` unset when linting (a positional parameter, or a
-/// variable the script never assigns): the default, and a note that it was used.
-fn expand(word: &str, variables: &HashMap<String, (String, Vec<String>)>, sb: &Sbatch, notes: &mut Vec<String>) -> Option<String> {
-    if word.contains("$(") || word.contains('`') {
-        return None;
-    }
-    let mut out = String::new();
-    let mut rest = word;
-    while let Some(at) = rest.find('$') {
-        out.push_str(&rest[..at]);
-        let after = &rest[at + 1..];
-        let (name, default, len) = if let Some(inner) = after.strip_prefix('{') {
-            let close = inner.find('}')?;
-            let body = &inner[..close];
-            match body.split_once(":-").or_else(|| body.split_once('-')) {
-                Some((n, d)) => (n, Some(d), close + 2),
-                None => (body, None, close + 2),
-            }
-        } else {
-            let n = after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(after.len());
-            let n = if after.starts_with(|c: char| c.is_ascii_digit()) { 1 } else { n };
-            (&after[..n], None, n)
-        };
-        // SLURM sets these from the job's allocation (sbatch's "OUTPUT ENVIRONMENT VARIABLES").
-        let slurm = match name {
-            "SLURM_NNODES" | "SLURM_JOB_NUM_NODES" => sb.nodes.as_ref(),
-            "SLURM_GPUS_ON_NODE" | "SLURM_GPUS_PER_NODE" => sb.gpus_per_node.as_ref(),
-            "SLURM_NTASKS_PER_NODE" => sb.tasks_per_node.as_ref(),
-            _ => None,
-        };
-        let value = match (variables.get(name), slurm, default) {
-            (Some((v, why)), _, _) => {
-                // How the variable's own value was read (`GPUS=${GPUS:-4}`).
-                notes.extend(why.iter().filter(|n| !notes.contains(n)).cloned().collect::<Vec<_>>());
-                v.clone()
-            }
-            (None, Some((v, written)), _) => {
-                notes.push(format!("${name} = {v} from #SBATCH {written}"));
-                v.to_string()
-            }
-            (None, None, Some(d)) => {
-                let what = if name.starts_with(|c: char| c.is_ascii_digit()) {
-                    "a positional parameter, unset when linting"
-                } else {
-                    "not set by the script; the environment is never read"
-                };
-                notes.push(format!("${{{name}:-{d}}} read as {d} (${name} is {what})"));
-                d.to_owned()
-            }
-            (None, None, None) => return None,
-        };
-        out.push_str(&value);
-        rest = &after[len..];
-    }
-    out.push_str(rest);
-    Some(out)
-}
-
 fn is_config_path(word: &str) -> bool {
     [".yaml", ".yml", ".json", ".toml"].iter().any(|e| word.ends_with(e)) && !word.contains('=')
 }
 
 /// The launch lines of a script, read without running anything: `torchrun` /
 /// `python -m torch.distributed.run|launch`, `accelerate launch`, `deepspeed`,
-/// `mpirun`/`srun` under `#SBATCH`, and frameworks' `--devices`/`--num_nodes`.
-/// Each flag is documented at `world_of`.
+/// `composer`, `llamafactory-cli train`, `tune run`, `mpirun`/`srun` under
+/// `#SBATCH`, and frameworks' `--devices`/`--num_nodes`. Each flag is
+/// documented at `launch_of`.
 pub fn launches(text: &str) -> Vec<Launch> {
-    let sb = sbatch(text);
-    let mut variables: HashMap<String, (String, Vec<String>)> = HashMap::new();
-    let mut out = Vec::new();
-    let Ok(commands) = commands(text) else { return out };
-    for words in commands {
-        let line = text[..words[0].span.start.min(text.len())].matches('\n').count() + 1;
-        let mut notes = Vec::new();
-        let start = words.iter().position(|w| w.text != "export" && !is_assignment(&w.text)).unwrap_or(words.len());
-        for word in &words[..start] {
-            if word.text == "export" {
-                continue;
-            }
-            let (name, value) = word.text.split_once('=').unwrap_or_default();
-            let mut why = Vec::new();
-            match expand(value, &variables, &sb, &mut why) {
-                Some(v) => variables.insert(name.to_owned(), (v, why)),
-                None => variables.remove(name),
-            };
-        }
-        let words: Vec<Option<String>> = words[start..].iter().map(|w| expand(&w.text, &variables, &sb, &mut notes)).collect();
-        if words.is_empty() {
-            continue;
-        }
-        if let Some(launch) = launch_of(&words, &sb, line, notes) {
-            out.push(launch);
-        }
-    }
-    out
+    let Ok(script) = read(text) else { return Vec::new() };
+    script_launches(&script)
 }
 
-/// Flag values: `--flag value`, `--flag=value`; `-` and `_` spell the same flag.
-fn flag<'a>(words: &'a [Option<String>], names: &[&str]) -> Option<Option<&'a str>> {
+/// The launches of a script already read.
+pub fn script_launches(script: &Script) -> Vec<Launch> {
+    script
+        .commands
+        .iter()
+        .filter_map(|c| {
+            let words: Vec<Option<String>> = c.words.iter().map(|w| w.text.clone()).collect();
+            launch_of(&words, &script.sb, c, c.line).map(|(l, _)| l)
+        })
+        .collect()
+}
+
+/// The launch whose program's flags `parse` reads (the run the script describes).
+pub fn chosen_launch(text: &str, command: Option<&str>) -> Option<Launch> {
+    let script = read(text).ok()?;
+    let (index, _) = chosen(&script, command)?;
+    let c = &script.commands[index];
+    let words: Vec<Option<String>> = c.words.iter().map(|w| w.text.clone()).collect();
+    launch_of(&words, &script.sb, c, c.line).map(|(l, _)| l)
+}
+
+/// A flag's value: `--flag value`, `--flag=value`; `-` and `_` spell the same flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flag<'a> {
+    Absent,
+    /// Given, with no value or one known only at run time.
+    Unknown,
+    Value(&'a str),
+}
+
+impl<'a> Flag<'a> {
+    fn value(self) -> Option<&'a str> {
+        match self {
+            Flag::Value(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    fn given(self) -> bool {
+        self != Flag::Absent
+    }
+}
+
+fn flag<'a>(words: &'a [Option<String>], names: &[&str]) -> Flag<'a> {
     let norm = |s: &str| s.replace('_', "-");
     for (i, word) in words.iter().enumerate() {
         let Some(word) = word else { continue };
@@ -376,98 +1214,208 @@ fn flag<'a>(words: &'a [Option<String>], names: &[&str]) -> Option<Option<&'a st
             _ => (word.as_str(), None),
         };
         if names.iter().any(|n| norm(n) == norm(name)) {
-            return Some(match inline {
-                Some(v) => Some(v),
-                None => words.get(i + 1).and_then(|w| w.as_deref()).filter(|w| !w.starts_with('-')),
-            });
+            return match inline {
+                Some(v) => Flag::Value(v),
+                None => match words.get(i + 1) {
+                    Some(Some(next)) if !next.starts_with('-') => Flag::Value(next),
+                    _ => Flag::Unknown,
+                },
+            };
         }
     }
-    None
+    Flag::Absent
 }
 
-fn launch_of(words: &[Option<String>], sb: &Sbatch, line: usize, notes: Vec<String>) -> Option<Launch> {
+/// A process count: a number, or why it is not one.
+fn count(flag: Flag, written: &str, default: Option<(u64, &str)>) -> Result<(u64, String), String> {
+    match flag {
+        Flag::Absent => default.map(|(n, why)| (n, why.to_owned())).ok_or_else(|| format!("{written} not given")),
+        Flag::Unknown => Err(format!("{written} is known only at run time")),
+        Flag::Value(v) => v.parse::<u64>().map(|n| (n, format!("{written}={v}"))).map_err(|_| format!("{written}={v} is not a number")),
+    }
+}
+
+/// srun's options that take no value (srun(1)); the others take one.
+const SRUN_SWITCHES: &[&str] = &[
+    "--exclusive",
+    "--unbuffered",
+    "-u",
+    "-l",
+    "--label",
+    "--overlap",
+    "--pty",
+    "-K",
+    "--kill-on-bad-exit",
+    "--quiet",
+    "-Q",
+    "-v",
+    "--verbose",
+    "--wait-all-nodes",
+    "--no-kill",
+    "-k",
+    "--exact",
+    "--whole",
+    "--mpi=pmix",
+];
+
+/// Options of `uv run` / `conda run` / `poetry run` that take a value.
+const RUNNER_VALUE_OPTIONS: &[&str] =
+    &["--with", "--python", "-p", "--project", "--extra", "--group", "--env-file", "--directory", "--package", "--index", "-n", "--name", "--prefix"];
+
+/// Environment variables a launcher reads, looked up where the command sets them or exports them.
+const LAUNCHER_ENV: &[&str] = &["FORCE_TORCHRUN", "NNODES", "NPROC_PER_NODE", "CUDA_VISIBLE_DEVICES", "USE_MCA"];
+
+/// The launch a command's words describe, and where the program's own words start.
+fn launch_of(words: &[Option<String>], sb: &Sbatch, command: &Command, line: usize) -> Option<(Launch, usize)> {
+    launch_from(words, 0, sb, command, line, 0)
+}
+
+fn launch_from(words: &[Option<String>], start: usize, sb: &Sbatch, command: &Command, line: usize, depth: usize) -> Option<(Launch, usize)> {
     let text = |i: usize| words.get(i).and_then(|w| w.as_deref()).unwrap_or("");
     let base = |w: &str| w.rsplit('/').next().unwrap_or(w).to_owned();
-    // Skip `srun [opts]`, `mpirun -np N`, `python -m`, to the launcher.
-    let mut i = 0;
-    let mut srun = false;
+    let env = |name: &str| command.launcher_env.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+    // Skip `srun [opts]`, `mpirun -np N`, `env X=1`, `uv run`, … to the launcher.
+    let mut i = start;
+    let mut srun: Option<(Flag, Flag, Flag)> = None;
     let mut mpi: Option<u64> = None;
     while i < words.len() {
         match base(text(i)).as_str() {
             "srun" => {
-                srun = true;
+                let from = i + 1;
                 i += 1;
                 while text(i).starts_with('-') {
-                    i += if text(i).contains('=') || !text(i).starts_with("--") && text(i).len() > 2 { 1 } else { 2 };
+                    let w = text(i);
+                    i += if w.contains('=') || SRUN_SWITCHES.contains(&w) || (!w.starts_with("--") && w.len() > 2) { 1 } else { 2 };
                 }
+                let own = &words[from..i.min(words.len())];
+                srun = Some((flag(own, &["--nodes", "-N"]), flag(own, &["--ntasks", "-n"]), flag(own, &["--ntasks-per-node"])));
             }
             "mpirun" | "mpiexec" => {
                 let own: Vec<Option<String>> = words[i..].to_vec();
-                mpi = flag(&own, &["-np", "-n", "--np"]).flatten().and_then(|v| v.parse().ok());
+                mpi = flag(&own, &["-np", "-n", "--np"]).value().and_then(|v| v.parse().ok());
                 i += 1;
                 while text(i).starts_with('-') {
                     i += if text(i).contains('=') { 1 } else { 2 };
                 }
             }
-            "nohup" | "exec" | "time" | "env" => i += 1,
+            "nohup" | "exec" | "time" | "command" | "builtin" => i += 1,
+            "env" => {
+                i += 1;
+                while text(i).starts_with('-') || is_assignment(text(i)) {
+                    i += if text(i) == "-u" { 2 } else { 1 };
+                }
+            }
+            "stdbuf" | "numactl" | "taskset" => {
+                i += 1;
+                while text(i).starts_with('-') {
+                    i += 1;
+                }
+            }
+            "timeout" | "nice" => {
+                i += 1;
+                while text(i).starts_with('-') {
+                    i += if text(i) == "-n" || text(i) == "-s" || text(i) == "-k" { 2 } else { 1 };
+                }
+                if base(text(i - 1)) == "timeout" || text(i).chars().next().is_some_and(|c| c.is_ascii_digit()) {
+                    i += 1;
+                }
+            }
+            "uv" | "poetry" | "pipenv" | "pixi" | "hatch" | "conda" | "mamba" | "micromamba" if text(i + 1) == "run" => {
+                i += 2;
+                while text(i).starts_with('-') && text(i) != "--" {
+                    i += if !text(i).contains('=') && RUNNER_VALUE_OPTIONS.contains(&text(i)) { 2 } else { 1 };
+                }
+                if text(i) == "--" {
+                    i += 1;
+                }
+            }
             _ => break,
         }
     }
-    let rest = &words[i..];
     let first = base(text(i));
-    let module = if first.starts_with("python") && text(i + 1) == "-m" { text(i + 2).to_owned() } else { String::new() };
+    // `python [-u -O -B -W x -X x] -m module`.
+    let mut m = i + 1;
+    if first.starts_with("python") {
+        while text(m).starts_with('-') && text(m) != "-m" && text(m) != "-c" {
+            m += if matches!(text(m), "-W" | "-X") { 2 } else { 1 };
+        }
+    }
+    let module = if first.starts_with("python") && text(m) == "-m" { text(m + 1).to_owned() } else { String::new() };
+    // `python -c …`, `python -m pip …`: not a training program.
+    if first.starts_with("python") && (text(m) == "-c" || matches!(module.as_str(), "pip" | "venv" | "ensurepip" | "http.server" | "json.tool")) {
+        return None;
+    }
     let kind = match (first.as_str(), module.as_str(), text(i + 1)) {
         ("torchrun", _, _) | (_, "torch.distributed.run" | "torch.distributed.launch", _) => "torchrun",
         ("accelerate", _, "launch") | (_, "accelerate.commands.launch", _) => "accelerate",
         // torchtune/_cli/run.py: `tune run [TORCHRUN-OPTIONS] <recipe> --config <config>`.
         ("tune", _, "run") => "tune",
         ("deepspeed", _, _) | (_, "deepspeed.launcher.runner", _) => "deepspeed",
-        (p, _, _) if p.starts_with("python") || p == "litgpt" || p.ends_with(".py") => "program",
-        _ => return None,
+        // composer/cli/launcher.py: `composer -n NPROC [--world_size N] train.py …`.
+        ("composer", _, _) => "composer",
+        // LLaMA-Factory src/llamafactory/cli.py: `llamafactory-cli train` (alias `lmf`).
+        ("llamafactory-cli" | "lmf", _, "train") => "llamafactory",
+        (p, md, _) if (p.starts_with("python") && (!md.is_empty() || text(m).ends_with(".py"))) || p == "litgpt" || p.ends_with(".py") => "program",
+        _ => {
+            // A wrapper that passes the command after `--` (`submit --gpus 8 -- torchrun …`).
+            let dash = words[i..].iter().position(|w| w.as_deref() == Some("--")).map(|p| p + i)?;
+            if depth >= MAX_NESTING {
+                return None;
+            }
+            return launch_from(words, dash + 1, sb, command, line, depth + 1);
+        }
     };
-    // The launcher's own flags come before the training script (`train.py`, or `-m module`).
-    let skip = match (kind, module.is_empty()) {
-        ("program", _) => 0,
-        (_, false) => 3,
-        ("accelerate" | "tune", true) => 2,
-        _ => 1,
+    // Where the launcher's own options start, and where the program starts.
+    let own_start = match kind {
+        "program" => i,
+        _ if !module.is_empty() => m + 2,
+        "accelerate" | "tune" | "llamafactory" => i + 2,
+        _ => i + 1,
     };
-    let script_at = if kind == "tune" {
-        tune_recipe_at(rest, skip)
-    } else {
-        rest.iter().skip(skip).position(|w| w.as_deref().is_some_and(|w| w.ends_with(".py") || w == "-m")).map(|at| at + skip)
+    let script_at = match kind {
+        "program" => Some(i),
+        "llamafactory" => Some(own_start),
+        "tune" => tune_recipe_at(words, own_start),
+        _ => words
+            .iter()
+            .enumerate()
+            .skip(own_start)
+            .find(|(_, w)| w.as_deref().is_some_and(|w| w.ends_with(".py") || w == "-m" || w == "--"))
+            .map(|(at, w)| if w.as_deref() == Some("--") { at + 1 } else { at }),
     };
-    let (own, program): (&[Option<String>], &[Option<String>]) = match (kind, script_at) {
-        ("program", _) => (&[], rest),
-        (_, Some(at)) => (&rest[..at], &rest[at..]),
-        (_, None) => (rest, &[]),
-    };
-    let num = |v: Option<Option<&str>>| v.flatten().and_then(|s| s.parse::<u64>().ok());
+    let program_at = script_at.unwrap_or(words.len()).min(words.len());
+    let own = &words[own_start.min(program_at)..program_at];
+    let program = &words[program_at..];
     let mut accelerate_config = None;
     let (world, what): (Option<u64>, String) = match kind {
         // torchtune/_cli/run.py: with no torchrun option before the recipe, `tune run` runs the
         // recipe in this process (`_run_single_device`): one process.
-        "tune" if own.len() == skip => (Some(1), "tune run without torchrun options (one process)".into()),
+        "tune" if own.is_empty() => (Some(1), "tune run without torchrun options (one process)".into()),
         // torch/distributed/run.py: `--nproc_per_node` (also `--nproc-per-node`) default "1"; "gpu"/"auto"
         // count the machine's devices. `--nnodes` default "1:1"; "MIN:MAX" is elastic. `--standalone`: one node.
         // `tune run` hands its torchrun options to torchrun (`_run_distributed`).
         "torchrun" | "tune" => {
-            let nproc = flag(own, &["--nproc_per_node", "--nproc-per-node"]);
-            let nnodes = flag(own, &["--nnodes"]).flatten();
+            let nnodes = flag(own, &["--nnodes"]);
             let nodes: Result<(u64, String), String> = match nnodes {
-                _ if flag(own, &["--standalone"]).is_some() => Ok((1, "--standalone".into())),
-                None if srun => sb.nodes.clone().map(|(n, w)| (n, format!("#SBATCH {w}"))).ok_or_else(|| "srun without #SBATCH --nodes".to_owned()),
-                None => Ok((1, "one node".into())),
-                Some(v) => match v.split_once(':') {
+                _ if flag(own, &["--standalone"]).given() => Ok((1, "--standalone".into())),
+                Flag::Absent if srun.is_some() => match srun.and_then(|(n, ..)| n.value().map(str::to_owned)) {
+                    Some(v) => v.parse().map(|n| (n, format!("srun --nodes={v}"))).map_err(|_| format!("srun --nodes={v}")),
+                    None => sb.nodes.clone().map(|(n, w)| (n, format!("#SBATCH {w}"))).ok_or_else(|| "srun without #SBATCH --nodes".to_owned()),
+                },
+                Flag::Absent => Ok((1, "one node".into())),
+                Flag::Unknown => Err("--nnodes is known only at run time".into()),
+                Flag::Value(v) => match v.split_once(':') {
                     Some((a, b)) if a == b => a.parse().map(|n| (n, format!("--nnodes={v}"))).map_err(|_| format!("--nnodes={v}")),
                     Some(_) => Err(format!("--nnodes={v} is elastic")),
                     None => v.parse().map(|n| (n, format!("--nnodes={v}"))).map_err(|_| format!("--nnodes={v}")),
                 },
             };
-            let procs: Result<(u64, String), String> = match nproc {
-                None => Ok((1, "--nproc_per_node default 1".into())),
-                Some(Some(v)) => v.parse().map(|n| (n, format!("--nproc_per_node={v}"))).map_err(|_| format!("--nproc_per_node={v} counts the machine's GPUs")),
-                Some(None) => Err("--nproc_per_node without a value".into()),
+            let procs: Result<(u64, String), String> = match flag(own, &["--nproc_per_node", "--nproc-per-node"]) {
+                Flag::Absent => Ok((1, "--nproc_per_node default 1".into())),
+                Flag::Value(v) => {
+                    v.parse().map(|n| (n, format!("--nproc_per_node={v}"))).map_err(|_| format!("--nproc_per_node={v} counts the machine's GPUs"))
+                }
+                Flag::Unknown => Err("--nproc_per_node is known only at run time".into()),
             };
             match (nodes, procs) {
                 (Ok((n, nw)), Ok((p, pw))) => (n.checked_mul(p), format!("{} {nw} × {pw}", launcher_name(kind))),
@@ -476,25 +1424,31 @@ fn launch_of(words: &[Option<String>], sb: &Sbatch, line: usize, notes: Vec<Stri
         }
         // accelerate/commands/launch.py: `--num_processes` is the total over all machines;
         // `--config_file` holds `num_processes` when the flag is absent.
-        "accelerate" => match num(flag(own, &["--num_processes", "--num-processes"])) {
-            Some(n) => (Some(n), format!("accelerate launch --num_processes={n}")),
-            None => {
-                accelerate_config = flag(own, &["--config_file", "--config-file"]).flatten().map(str::to_owned);
+        "accelerate" => match flag(own, &["--num_processes", "--num-processes"]) {
+            Flag::Value(v) => match v.parse::<u64>() {
+                Ok(n) => (Some(n), format!("accelerate launch --num_processes={n}")),
+                Err(_) => (None, format!("accelerate launch --num_processes={v} is not a number")),
+            },
+            Flag::Unknown => (None, "accelerate launch: --num_processes is known only at run time".into()),
+            Flag::Absent => {
+                accelerate_config = flag(own, &["--config_file", "--config-file"]).value().map(str::to_owned);
                 (None, "accelerate launch without --num_processes".into())
             }
         },
         // deepspeed/launcher/runner.py: `--num_gpus`/`--num_nodes` (-1: every one), `--include host:0,1,2`,
         // `--hostfile` (default /job/hostfile: the machines decide).
         "deepspeed" => {
-            let gpus = num(flag(own, &["--num_gpus", "--num-gpus"]));
-            let nodes = num(flag(own, &["--num_nodes", "--num-nodes"]));
-            let include = flag(own, &["--include", "-i"]).flatten();
-            let hostfile = flag(own, &["--hostfile", "-H"]).is_some();
+            let gpus = flag(own, &["--num_gpus", "--num-gpus"]);
+            let nodes = flag(own, &["--num_nodes", "--num-nodes"]);
+            let include = flag(own, &["--include", "-i"]).value();
+            let hostfile = flag(own, &["--hostfile", "-H"]).given();
             // `NODE_SPEC[@NODE_SPEC…]`, `NODE_SPEC = NAME[:SLOT[,SLOT…]]`; a node without slots is all of its GPUs.
             let slots =
                 include.and_then(|spec| spec.split('@').map(|node| node.split_once(':').map(|(_, s)| s.split(',').count() as u64)).sum::<Option<u64>>());
-            match (gpus, nodes, slots) {
+            let num = |f: Flag| f.value().and_then(|v| v.parse::<u64>().ok());
+            match (num(gpus), num(nodes), slots) {
                 (_, _, Some(count)) => (Some(count), format!("deepspeed --include {}", include.unwrap_or_default())),
+                _ if gpus == Flag::Unknown || nodes == Flag::Unknown => (None, "deepspeed: --num_gpus/--num_nodes known only at run time".into()),
                 (Some(g), Some(n), _) => (g.checked_mul(n), format!("deepspeed --num_gpus={g} × --num_nodes={n}")),
                 // Without `--hostfile` the runner starts this machine only (its default, /job/hostfile, assumed absent).
                 (Some(g), None, _) if !hostfile => {
@@ -503,27 +1457,90 @@ fn launch_of(words: &[Option<String>], sb: &Sbatch, line: usize, notes: Vec<Stri
                 _ => (None, "deepspeed: the hostfile or the machine decides the GPUs".into()),
             }
         }
+        // composer/cli/launcher.py: `-n/--nproc` processes on this node (default: the node's GPUs),
+        // `--world_size` the total across nodes (default: nproc).
+        "composer" => match (flag(own, &["--world_size", "--world-size"]), flag(own, &["-n", "--nproc"])) {
+            (Flag::Value(_) | Flag::Unknown, _) | (Flag::Absent, Flag::Value(_) | Flag::Unknown) => {
+                let (w, n) = (flag(own, &["--world_size", "--world-size"]), flag(own, &["-n", "--nproc"]));
+                let (f, written) = if w.given() { (w, "composer --world_size") } else { (n, "composer -n") };
+                match count(f, written, None) {
+                    Ok((v, why)) => (Some(v), why),
+                    Err(e) => (None, e),
+                }
+            }
+            (Flag::Absent, Flag::Absent) => (None, "composer without -n: one process per GPU of the machine".into()),
+        },
+        // LLaMA-Factory src/llamafactory/cli.py: `train` runs under torchrun when FORCE_TORCHRUN is set or
+        // the machine has more than one device; then NNODES (default 1) × NPROC_PER_NODE (default: the
+        // device count, which CUDA_VISIBLE_DEVICES limits). With one visible device it runs in process.
+        "llamafactory" => {
+            let forced =
+                env("FORCE_TORCHRUN").or_else(|| env("USE_MCA")).flatten().is_some_and(|v| matches!(v.to_ascii_lowercase().as_str(), "1" | "true" | "y"));
+            let visible = env("CUDA_VISIBLE_DEVICES").map(|v| v.map(|v| v.split(',').filter(|d| !d.trim().is_empty()).count() as u64));
+            let nnodes = env("NNODES").map_or(Ok((1, "NNODES default 1".to_owned())), |v| match v {
+                Some(v) => v.parse::<u64>().map(|n| (n, format!("NNODES={n}"))).map_err(|_| format!("NNODES={v}")),
+                None => Err("NNODES is known only at run time".to_owned()),
+            });
+            let nproc = match (env("NPROC_PER_NODE"), visible) {
+                (Some(Some(v)), _) => v.parse::<u64>().map(|n| (n, format!("NPROC_PER_NODE={n}"))).map_err(|_| format!("NPROC_PER_NODE={v}")),
+                (Some(None), _) => Err("NPROC_PER_NODE is known only at run time".to_owned()),
+                (None, Some(Some(n))) => Ok((n, format!("CUDA_VISIBLE_DEVICES lists {n}"))),
+                (None, _) => Err("NPROC_PER_NODE not set: the machine's GPU count".to_owned()),
+            };
+            match (nnodes, nproc) {
+                (Ok(_), Ok((1, why))) if !forced => (Some(1), format!("llamafactory-cli train: {why}, one process")),
+                (Ok((n, nw)), Ok((p, pw))) => (n.checked_mul(p), format!("llamafactory-cli train (torchrun) {nw} × {pw}")),
+                (Err(e), _) | (_, Err(e)) => (None, format!("llamafactory-cli train: {e}")),
+            }
+        }
         _ => {
             // srun/mpirun start one process per task; a framework CLI counts its own devices.
             // jsonargparse (litgpt, LightningCLI): a flag after `--config` overrides the file's value.
+            let num = |f: Flag| f.value().and_then(|v| v.parse::<u64>().ok());
             let devices = num(flag(program, &["--devices", "--trainer.devices", "--gpus"]));
             let nodes = num(flag(program, &["--num_nodes", "--num-nodes", "--trainer.num_nodes"]));
             match (mpi, srun, devices) {
                 (Some(n), _, _) => (Some(n), format!("mpirun -np {n}")),
                 (None, _, Some(d)) => (d.checked_mul(nodes.unwrap_or(1)), format!("--devices {d} × --num_nodes {}", nodes.unwrap_or(1))),
-                (None, true, None) => match (&sb.nodes, &sb.tasks_per_node) {
-                    (Some((n, nw)), Some((t, tw))) => (n.checked_mul(*t), format!("srun: #SBATCH {nw} × {tw}")),
-                    _ => (None, "srun without #SBATCH --nodes and --ntasks-per-node".into()),
-                },
-                _ => return single(program, line, notes),
+                (None, Some((s_nodes, s_tasks, s_per_node)), None) => {
+                    // srun(1): `--ntasks` is the total; else nodes × tasks per node.
+                    let num = |f: Flag| f.value().and_then(|v| v.parse::<u64>().ok());
+                    match (num(s_tasks), num(s_per_node), num(s_nodes), &sb.ntasks, &sb.nodes, &sb.tasks_per_node) {
+                        (Some(n), ..) => (Some(n), format!("srun --ntasks={n}")),
+                        (None, Some(t), Some(n), ..) => (n.checked_mul(t), format!("srun --nodes={n} × --ntasks-per-node={t}")),
+                        (None, None, None, Some((n, w)), ..) => (Some(*n), format!("srun: #SBATCH {w}")),
+                        (None, None, None, None, Some((n, nw)), Some((t, tw))) => (n.checked_mul(*t), format!("srun: #SBATCH {nw} × {tw}")),
+                        _ => (None, "srun without #SBATCH --ntasks, or --nodes and --ntasks-per-node".into()),
+                    }
+                }
+                _ => {
+                    let launch = single(program, line, &command.notes)?;
+                    return Some((launch, program_at));
+                }
             }
         }
     };
-    let mut launch = single(program, line, notes)?;
+    let mut launch = single(program, line, &command.notes).unwrap_or(Launch {
+        line,
+        world: None,
+        what: String::new(),
+        accelerate_config: None,
+        configs: Vec::new(),
+        script: None,
+        overrides: Vec::new(),
+        flags: false,
+    });
+    // Config files the launcher itself takes (`accelerate launch --deepspeed_config_file ds.json`,
+    // `deepspeed --deepspeed_config ds.json`).
+    for name in ["--deepspeed_config_file", "--deepspeed-config-file"] {
+        if let Some(v) = flag(own, &[name]).value() {
+            launch.configs.push(v.to_owned());
+        }
+    }
     launch.world = world;
     launch.what = format!("{what}{}", launch.what);
     launch.accelerate_config = accelerate_config;
-    Some(launch)
+    Some((launch, program_at))
 }
 
 fn launcher_name(kind: &str) -> &'static str {
@@ -547,10 +1564,11 @@ fn tune_recipe_at(rest: &[Option<String>], skip: usize) -> Option<usize> {
 }
 
 /// The configs and Hydra overrides of the training command; its world unknown.
-fn single(program: &[Option<String>], line: usize, notes: Vec<String>) -> Option<Launch> {
+fn single(program: &[Option<String>], line: usize, notes: &[String]) -> Option<Launch> {
     let mut configs = Vec::new();
     let mut overrides = Vec::new();
     let script = program.iter().flatten().find(|w| w.ends_with(".py")).cloned();
+    let flags = program.iter().flatten().any(|w| w.starts_with("--") && w.len() > 2 && !w.starts_with("--config"));
     let (mut path, mut name) = (None, None);
     let mut i = 0;
     while i < program.len() {
@@ -566,7 +1584,7 @@ fn single(program: &[Option<String>], line: usize, notes: Vec<String>) -> Option
         let value = inline.clone().or(next);
         let step = if inline.is_some() { 1 } else { 2 };
         match flag {
-            "--config" | "--config_file" | "--config-file" | "--deepspeed" | "-c" => {
+            "--config" | "--config_file" | "--config-file" | "--deepspeed" | "--deepspeed_config" | "--deepspeed-config" | "--ds_config" | "-c" => {
                 configs.extend(value);
                 i += step;
             }
@@ -608,11 +1626,11 @@ fn single(program: &[Option<String>], line: usize, notes: Vec<String>) -> Option
             None => name,
         });
     }
-    if configs.is_empty() && overrides.is_empty() {
+    if configs.is_empty() && overrides.is_empty() && !flags {
         return None;
     }
     let what = if notes.is_empty() { String::new() } else { format!("; {}", notes.join("; ")) };
-    Some(Launch { line, world: None, what, accelerate_config: None, configs, script, overrides })
+    Some(Launch { line, world: None, what, accelerate_config: None, configs, script, overrides, flags })
 }
 
 #[cfg(test)]
