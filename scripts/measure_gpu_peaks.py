@@ -312,7 +312,19 @@ MODEL_ABBR = {
 }
 
 
-def setup(model, method, precision, micro, seq, ckpt, attn="sdpa", r=None, targets=None, fused=False, lora_dropout=0.05, kbit_prepare=True, expect_oom=False, note=""):
+# Optimizers: "adamw" is torch.optim.AdamW; the others are bitsandbytes' (need --bnb-path).
+OPTIMS = {
+    "adamw": "torch.optim.AdamW",
+    "pagedadamw32bit": "bitsandbytes.optim.PagedAdamW32bit",
+    "pagedadamw8bit": "bitsandbytes.optim.PagedAdamW8bit",
+    "adamw8bit": "bitsandbytes.optim.AdamW8bit",
+}
+# FSDP on one GPU (world size 1, NCCL): "fsdp1" = FullyShardedDataParallel, "fsdp2" = fully_shard.
+FSDP_KINDS = (None, "fsdp1", "fsdp2")
+
+
+def setup(model, method, precision, micro, seq, ckpt, attn="sdpa", r=None, targets=None, fused=False, lora_dropout=0.05, kbit_prepare=True, expect_oom=False, note="", optim="adamw", fsdp=None):
+    assert optim in OPTIMS and fsdp in FSDP_KINDS
     abbr = MODEL_ABBR[model]
     parts = [method, abbr]
     if method != "full":
@@ -327,6 +339,10 @@ def setup(model, method, precision, micro, seq, ckpt, attn="sdpa", r=None, targe
         parts.append(f"do{lora_dropout}")
     if method == "qlora" and not kbit_prepare:
         parts.append("noprep")
+    if optim != "adamw":
+        parts.append(optim)
+    if fsdp:
+        parts.append(fsdp)
     return dict(
         id="-".join(parts),
         model=model,
@@ -343,6 +359,8 @@ def setup(model, method, precision, micro, seq, ckpt, attn="sdpa", r=None, targe
         kbit_prepare=kbit_prepare if method == "qlora" else None,
         expect_oom=expect_oom,
         note=note,
+        optim=optim,
+        fsdp=fsdp,
     )
 
 
@@ -399,6 +417,41 @@ GRID = [
     setup("qwen1.5-moe-a2.7b", "lora", "bf16-mixed", 4, 2048, True, r=16, targets=ATTN),
 ]
 
+# Third round (issue 24, item 4): mechanisms that could not be settled from source.
+# (a) QLoRA without gradient checkpointing: does bitsandbytes' MatMul4Bit keep its input?
+# (b) bitsandbytes paged / 8-bit AdamW: do the states show in max_memory_allocated?
+# (c) FSDP + LoRA on one GPU (world 1) against the same LoRA without FSDP.
+# Ordered most important first (one of each mechanism early); `--round3` runs just these.
+_TL_ALL = dict(r=16, targets=ALL_LINEAR)
+ROUND3 = [
+    setup("tinyllama-1.1b", "qlora", "bf16-mixed", 2, 2048, False, **_TL_ALL),
+    setup("tinyllama-1.1b", "qlora", "bf16-mixed", 2, 2048, True, **_TL_ALL),
+    setup("tinyllama-1.1b", "lora", "bf16-mixed", 2, 2048, False, **_TL_ALL, note="baseline of the QLoRA and FSDP rows"),
+    setup("tinyllama-1.1b", "lora", "bf16-mixed", 2, 2048, False, **_TL_ALL, fsdp="fsdp1"),
+    setup("qwen2.5-0.5b", "full", "bf16-pure", 4, 512, False, note="torch AdamW baseline of the bitsandbytes optimizer rows, with device-level memory"),
+    setup("qwen2.5-0.5b", "full", "bf16-pure", 4, 512, False, optim="pagedadamw8bit"),
+    setup("qwen2.5-0.5b", "full", "bf16-pure", 4, 512, False, optim="pagedadamw32bit"),
+    setup("qwen2.5-0.5b", "full", "bf16-pure", 4, 512, False, optim="adamw8bit"),
+    setup("tinyllama-1.1b", "lora", "bf16-mixed", 2, 2048, False, **_TL_ALL, fsdp="fsdp2"),
+    setup("llama-3.1-8b", "qlora", "bf16-mixed", 1, 2048, False, **_TL_ALL),
+    setup("llama-3.1-8b", "qlora", "bf16-mixed", 1, 2048, True, **_TL_ALL),
+    setup("tinyllama-1.1b", "lora", "bf16-mixed", 2, 2048, True, **_TL_ALL),
+    setup("tinyllama-1.1b", "lora", "bf16-mixed", 2, 2048, True, **_TL_ALL, fsdp="fsdp1"),
+    setup("tinyllama-1.1b", "lora", "bf16-mixed", 2, 2048, True, **_TL_ALL, fsdp="fsdp2"),
+    setup("qwen2.5-0.5b", "full", "bf16-mixed", 4, 512, False, note="torch AdamW baseline, with device-level memory"),
+    setup("qwen2.5-0.5b", "full", "bf16-mixed", 4, 512, False, optim="pagedadamw8bit"),
+    setup("qwen2.5-0.5b", "full", "bf16-mixed", 4, 512, False, optim="pagedadamw32bit"),
+    setup("qwen2.5-0.5b", "full", "bf16-mixed", 4, 512, False, optim="adamw8bit"),
+    setup("llama-3.1-8b", "qlora", "bf16-mixed", 2, 2048, False, **_TL_ALL),
+    setup("llama-3.1-8b", "qlora", "bf16-mixed", 2, 2048, True, **_TL_ALL),
+    setup("tinyllama-1.1b", "qlora", "bf16-mixed", 1, 2048, False, **_TL_ALL),
+    setup("tinyllama-1.1b", "qlora", "bf16-mixed", 1, 2048, True, **_TL_ALL),
+    setup("tinyllama-1.1b", "lora", "bf16-mixed", 1, 2048, False, **_TL_ALL),
+]
+_seen = {s["id"] for s in GRID}
+GRID += [s for s in ROUND3 if s["id"] not in _seen]
+ROUND3_IDS = [s["id"] for s in ROUND3]
+
 
 # ---------------------------------------------------------------------------------------
 def nvidia_smi_used_bytes():
@@ -413,6 +466,127 @@ def nvidia_smi_used_bytes():
         return int(out.splitlines()[0].strip()) * 1024 * 1024
     except Exception:  # noqa: BLE001 - recorded as missing
         return None
+
+
+def device_used_bytes():
+    """Device-level used memory from the driver (cudaMemGetInfo: total - free), in bytes.
+    Counts everything on the GPU: the CUDA context, PyTorch's reserved segments, and memory
+    outside the caching allocator (cuBLAS workspaces, NCCL buffers, CUDA managed memory
+    resident on the device, e.g. bitsandbytes' paged optimizer states). 0 in smoke mode."""
+    import torch
+
+    if SMOKE:
+        return 0
+    free, total = torch.cuda.mem_get_info()
+    return total - free
+
+
+def optimizer_state_bytes(opt):
+    """Bytes of the optimizer's state tensors, split into bitsandbytes paged tensors (CUDA
+    managed memory, seen by PyTorch as CPU tensors over a foreign buffer) and ordinary ones."""
+    paged = 0
+    normal = 0
+    dtypes = {}
+    for st in opt.state.values():
+        for v in st.values():
+            if not hasattr(v, "numel") or not hasattr(v, "element_size"):
+                continue
+            n = v.numel() * v.element_size()
+            if getattr(v, "is_paged", False):
+                paged += n
+                key = "paged " + str(v.dtype).replace("torch.", "")
+            else:
+                normal += n
+                key = str(v.dtype).replace("torch.", "") + ("" if v.device.type != "cpu" or SMOKE else " (cpu)")
+            dtypes[key] = dtypes.get(key, 0) + n
+    return paged, normal, dtypes
+
+
+def make_optimizer(s, params):
+    import torch
+
+    if s.get("optim", "adamw") == "adamw":
+        return torch.optim.AdamW(params, lr=1e-5, weight_decay=0.0, betas=(0.9, 0.999), fused=True if s["fused"] else None)
+    import bitsandbytes as bnb
+
+    cls = {"pagedadamw32bit": bnb.optim.PagedAdamW32bit, "pagedadamw8bit": bnb.optim.PagedAdamW8bit, "adamw8bit": bnb.optim.AdamW8bit}[s["optim"]]
+    # bitsandbytes' defaults otherwise: min_8bit_size 4096 (smaller tensors keep 32-bit
+    # states), blockwise quantization; paged buffers only for tensors of >= 1e5 elements.
+    return cls(params, lr=1e-5, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0)
+
+
+def decoder_layer_class(model):
+    for m in model.modules():
+        if type(m).__name__.endswith("DecoderLayer"):
+            return type(m)
+    raise RuntimeError("no *DecoderLayer module found")
+
+
+def wrap_fsdp(model, kind, row):
+    """Wrap a (peft) model in FSDP on one rank. Returns the wrapped model.
+
+    fsdp1: FullyShardedDataParallel(use_orig_params=True, MixedPrecision(bf16, bf16, bf16),
+      FULL_SHARD requested, limit_all_gathers) with the policy peft's
+      `fsdp_auto_wrap_policy` builds: each decoder layer one unit (transformer_auto_wrap_policy)
+      and each leaf module with a trainable weight (every LoRA A and B) its own unit, so that
+      the fp32 adapters and the bf16 frozen base never share a FlatParameter (FSDP1 requires
+      one dtype per FlatParameter). The root unit holds embeddings, final norm and lm_head.
+    fsdp2: fully_shard(MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=bf16)) on each
+      decoder layer, then on the root (FSDP2 casts every parameter of a group to param_dtype
+      for its all-gather, so mixed storage dtypes need no separate units)."""
+    import functools
+    import socket
+
+    import torch
+    import torch.distributed as dist
+
+    if not dist.is_initialized():
+        with socket.socket() as sk:
+            sk.bind(("127.0.0.1", 0))
+            port = sk.getsockname()[1]
+        os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK="0", WORLD_SIZE="1", LOCAL_RANK="0")
+        if not SMOKE:
+            torch.cuda.set_device(0)
+        dist.init_process_group("gloo" if SMOKE else "nccl", rank=0, world_size=1)
+    row["dist_backend"] = dist.get_backend()
+    row["world_size"] = dist.get_world_size()
+    layer_cls = decoder_layer_class(model)
+    row["fsdp_layer_class"] = layer_cls.__name__
+    if kind == "fsdp1":
+        from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
+        from torch.distributed.fsdp import MixedPrecision, ShardingStrategy
+        from torch.distributed.fsdp.wrap import _or_policy, lambda_auto_wrap_policy, transformer_auto_wrap_policy
+
+        def leaf_trainable(m):
+            w = getattr(m, "weight", None)
+            return len(list(m.named_children())) == 0 and w is not None and w.requires_grad
+
+        policy = functools.partial(
+            _or_policy,
+            policies=[
+                functools.partial(lambda_auto_wrap_policy, lambda_fn=leaf_trainable),
+                functools.partial(transformer_auto_wrap_policy, transformer_layer_cls={layer_cls}),
+            ],
+        )
+        mp = MixedPrecision(param_dtype=torch.bfloat16, reduce_dtype=torch.bfloat16, buffer_dtype=torch.bfloat16)
+        kw = dict(device_id=torch.device("cpu") if SMOKE else torch.cuda.current_device())
+        model = FSDP(model, auto_wrap_policy=policy, mixed_precision=mp, use_orig_params=True, sharding_strategy=ShardingStrategy.FULL_SHARD, limit_all_gathers=True, backward_prefetch=None, **kw)
+        row["fsdp_impl"] = "FSDP1 FullyShardedDataParallel(use_orig_params=True, sharding_strategy=FULL_SHARD, MixedPrecision(param/reduce/buffer bf16), limit_all_gathers=True, backward_prefetch=None: with the default BACKWARD_PRE, HF gradient checkpointing fails its recompute check because peft reads lora_A.weight.dtype before the adapter unit runs and the prefetch has already cast it to bf16); wrap policy = peft fsdp_auto_wrap_policy's: decoder layers + every leaf with a trainable weight"
+        row["fsdp_sharding_strategy_effective"] = str(getattr(model, "sharding_strategy", None))
+        row["fsdp_units"] = sum(1 for m in model.modules() if isinstance(m, FSDP))
+    else:
+        from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
+
+        mp = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.bfloat16)
+        units = 0
+        for m in list(model.modules()):
+            if isinstance(m, layer_cls):
+                fully_shard(m, mp_policy=mp)
+                units += 1
+        fully_shard(model, mp_policy=mp)
+        row["fsdp_impl"] = "FSDP2 fully_shard(mp_policy=MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=bf16), reshard_after_forward=True) on each decoder layer, then the root"
+        row["fsdp_units"] = units + 1
+    return model
 
 
 def count_params(model):
@@ -582,8 +756,10 @@ def run_setup(s, steps):
     row["steps"] = steps
     row["loss"] = "transformers ForCausalLMLoss via model(input_ids, labels=input_ids) (shift + cross_entropy, mean)"
     row["loss_upcasts_logits"] = loss_upcasts_logits()
-    row["optimizer"] = "torch.optim.AdamW(lr=1e-5, weight_decay=0.0, betas=(0.9, 0.999))"
-    row["optimizer_impl"] = "fused" if s["fused"] else "foreach (PyTorch default on CUDA)"
+    optim = s.get("optim", "adamw")
+    row["optimizer"] = f"{OPTIMS[optim]}(lr=1e-5, weight_decay=0.0, betas=(0.9, 0.999))"
+    row["optimizer_impl"] = ("fused" if s["fused"] else "foreach (PyTorch default on CUDA)") if optim == "adamw" else "bitsandbytes, blockwise 8-bit states (min_8bit_size 4096)" if "8bit" in optim else "bitsandbytes 32-bit states (fp32 whatever the parameter dtype)"
+    row["device_used_at_start_bytes"] = device_used_bytes()
     row["grad_ckpt_impl"] = "gradient_checkpointing_enable(use_reentrant=False)" if s["grad_ckpt"] else None
     row["oom"] = False
     row["nvidia_smi_before_init_bytes"] = nvidia_smi_used_bytes()
@@ -637,8 +813,11 @@ def run_setup(s, steps):
         row["trainable_params_by_dtype"] = tdtypes
         if method == "full":
             row["params_match_published"] = total == spec["published_params"]
+        if s.get("fsdp"):
+            phase = "fsdp-wrap"
+            model = wrap_fsdp(model, s["fsdp"], row)
         params = [p for p in model.parameters() if p.requires_grad]
-        opt = torch.optim.AdamW(params, lr=1e-5, weight_decay=0.0, betas=(0.9, 0.999), fused=True if s["fused"] else None)
+        opt = make_optimizer(s, params)
         vocab = model.config.vocab_size
         micro, seq = (min(s["micro_batch"], 2), min(s["seq_len"], 64)) if SMOKE else (s["micro_batch"], s["seq_len"])
         ids = torch.randint(0, vocab, (micro, seq), device=DEVICE)
@@ -648,6 +827,8 @@ def run_setup(s, steps):
         _cuda("empty_cache")
         row["allocated_after_build_bytes"] = _cuda("memory_allocated")
         row["reserved_after_build_bytes"] = _cuda("memory_reserved")
+        row["device_used_after_build_bytes"] = device_used_bytes()
+        dev_samples = [row["device_used_after_build_bytes"]]
         row["build_seconds"] = round(time.time() - t_start, 2)
         _cuda("reset_peak_memory_stats")
         peak_alloc = _cuda("max_memory_allocated")
@@ -663,13 +844,19 @@ def run_setup(s, steps):
             ctx = torch.autocast(DEVICE, dtype=torch.bfloat16) if use_autocast else contextlib.nullcontext()
             with ctx:
                 loss = model(input_ids=ids, labels=ids, use_cache=False).loss
+            _cuda("synchronize")
             ph["forward"] = _cuda("max_memory_allocated")
             ph["after_forward"] = _cuda("memory_allocated")
+            ph["device_used_after_forward"] = device_used_bytes()
+            ph["reserved_after_forward"] = _cuda("memory_reserved")
             sp_res = _cuda("max_memory_reserved")
             phase = "backward"
             _cuda("reset_peak_memory_stats")
             loss.backward()
+            _cuda("synchronize")
             ph["backward"] = _cuda("max_memory_allocated")
+            ph["device_used_after_backward"] = device_used_bytes()
+            ph["reserved_after_backward"] = _cuda("memory_reserved")
             sp_res = max(sp_res, _cuda("max_memory_reserved"))
             del loss
             phase = "optimizer"
@@ -680,6 +867,11 @@ def run_setup(s, steps):
             ph["optimizer"] = _cuda("max_memory_allocated")
             sp_res = max(sp_res, _cuda("max_memory_reserved"))
             ph["after_step"] = _cuda("memory_allocated")
+            ph["device_used_after_optimizer"] = device_used_bytes()
+            ph["reserved_after_optimizer"] = _cuda("memory_reserved")
+            dev_samples += [ph["device_used_after_forward"], ph["device_used_after_backward"], ph["device_used_after_optimizer"]]
+            if step == 0:
+                row["nvidia_smi_after_first_step_bytes"] = nvidia_smi_used_bytes()
             sp = max(ph["forward"], ph["backward"], ph["optimizer"])
             step_peaks.append(sp)
             phase_peaks.append(ph)
@@ -694,6 +886,16 @@ def run_setup(s, steps):
         row["step_seconds"] = step_secs
         row["peak_phase"] = max(("forward", "backward", "optimizer"), key=lambda k: max(p[k] for p in phase_peaks))
         row["nvidia_smi_end_bytes"] = nvidia_smi_used_bytes()
+        row["device_used_max_sampled_bytes"] = max(dev_samples)
+        row["device_used_end_bytes"] = device_used_bytes()
+        row["reserved_end_bytes"] = _cuda("memory_reserved")
+        # memory on the device that is neither the CUDA context (measured at start, before
+        # the build) nor PyTorch's reserved segments: cuBLAS workspaces, NCCL, managed memory
+        row["device_outside_allocator_end_bytes"] = row["device_used_end_bytes"] - row["device_used_at_start_bytes"] - row["reserved_end_bytes"]
+        sp_paged, sp_normal, sp_dtypes = optimizer_state_bytes(opt)
+        row["optimizer_state_paged_bytes"] = sp_paged
+        row["optimizer_state_unpaged_bytes"] = sp_normal
+        row["optimizer_state_bytes_by_dtype"] = sp_dtypes
     except torch.OutOfMemoryError as e:
         row["oom"] = True
         row["oom_phase"] = phase
@@ -704,6 +906,14 @@ def run_setup(s, steps):
         row["allocated_at_oom_bytes"] = _cuda("memory_allocated")
         row["nvidia_smi_end_bytes"] = nvidia_smi_used_bytes()
         row["allocated_note"] = "highest peak seen before the failing allocation (which is not included); the configuration does not fit"
+    if s.get("fsdp"):
+        try:
+            import torch.distributed as dist
+
+            if dist.is_initialized():
+                dist.destroy_process_group()
+        except Exception:  # noqa: BLE001
+            pass
     row["seconds"] = round(time.time() - t_start, 2)
     return row
 
@@ -725,8 +935,9 @@ def run_one(s, steps, use_spawn, timeout, bnb_path=None):
     try:
         # QLoRA setups always run in a new interpreter that sees bitsandbytes (--bnb-path):
         # the parent must not import it (its import initialises CUDA, which forbids fork).
-        is_qlora = isinstance(s, dict) and s["method"] == "qlora"
-        if use_spawn or is_qlora:
+        # The bitsandbytes optimizers need it too.
+        needs_bnb = isinstance(s, dict) and (s["method"] == "qlora" or s.get("optim", "adamw") != "adamw")
+        if use_spawn or needs_bnb:
             key = "context" if s == "context" else s["id"]
             cmd = [sys.executable, os.path.abspath(__file__), "--child", key, "--child-out", path, "--steps", str(steps)]
             env = dict(os.environ)
@@ -832,6 +1043,7 @@ def main():
     ap.add_argument("--smoke", action="store_true", help="check the script on the CPU with shrunken models (numbers meaningless; QLoRA and the context row skipped)")
     ap.add_argument("--check-params", action="store_true", help="build each model on the meta device (no memory, no GPU) and compare its parameter count with the published total")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--round3", action="store_true", help="run the third round only (QLoRA without checkpointing, bitsandbytes optimizers, FSDP + LoRA), in its priority order")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--child-out", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -870,12 +1082,14 @@ def main():
         os.environ["MEASURE_GPU_PEAKS_SMOKE"] = "1"
         SMOKE, DEVICE = True, "cpu"
     todo = ["context"] + list(GRID)
+    if args.round3:
+        todo = list(ROUND3)
     if args.only:
         want = [x.strip() for x in args.only.split(",") if x.strip()]
         todo = [("context" if w == "context" else by_id[w]) for w in want]
     skip = {x.strip() for x in args.skip.split(",") if x.strip()}
     if SMOKE:
-        todo = [s for s in todo if s != "context" and (s["method"] != "qlora" or args.bnb_path)]
+        todo = [s for s in todo if s != "context" and ((s["method"] != "qlora" and s.get("optim", "adamw") == "adamw") or args.bnb_path)]
     todo = [s for s in todo if (s if s == "context" else s["id"]) not in skip]
 
     meta = versions(args.bnb_path)

@@ -422,7 +422,7 @@ pub fn collect_with(
     let excludes = Excludes::new(&settings.root, settings.manifest.exclude.as_deref(), &settings.manifest.extend_exclude)?;
     // A path with its text in the overlay and nothing on disk is stdin's (`check -`).
     let in_memory = paths.iter().filter(|p| !p.exists() && overlay.contains_key(&crate::load::loader::overlay_key(p))).cloned().collect();
-    let walk = discover::Walk { excludes, force_exclude, shell: settings.manifest.shell.is_some(), respect_gitignore: settings.respect_gitignore, in_memory };
+    let walk = discover::Walk { excludes, force_exclude, shell: true, respect_gitignore: settings.respect_gitignore, in_memory };
     let files = discover::walk(paths, &walk)?;
     let revision = match baseline {
         Some(name) => {

@@ -70,7 +70,7 @@ impl Format {
             "json" if is_jsonc_by_name(path) => Some(Format::Jsonc),
             "json" => Some(Format::Json),
             "jsonc" => Some(Format::Jsonc),
-            "sh" | "bash" => Some(Format::Shell),
+            "sh" | "bash" | "slurm" | "sbatch" => Some(Format::Shell),
             _ => None,
         }
     }

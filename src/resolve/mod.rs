@@ -149,20 +149,59 @@ impl ResolvedConfig {
     }
 }
 
+/// A launch script: its values are command-line words, typed by the program's argument
+/// parser, not by a YAML reader.
+pub fn is_script(file: &SourceFile) -> bool {
+    crate::load::Format::from_path(file.path()) == Some(crate::load::Format::Shell)
+}
+
 /// How the `path` of a role a comment states begins (`Framework::comment_roles`): no key holds it.
 pub const FROM_COMMENT: &str = "(comment: ";
 
 /// Resolves one file on its own.
 pub fn resolve(document: &Document, root: &Node, settings: &Settings) -> ResolvedConfig {
-    let detection = if document.format == crate::load::Format::Shell {
-        let command = settings.manifest.shell.as_ref().and_then(|s| s.command.as_deref());
-        Detection { dialect: crate::dialects::shell::SHELL, reason: crate::dialects::shell::reason(command), declared: false }
-    } else {
-        detect_at(root, settings, Some(document.source.path()))
-    };
+    if document.format == crate::load::Format::Shell {
+        return script(document, root, settings);
+    }
+    let detection = detect_at(root, settings, Some(document.source.path()));
     // A file no dialect recognises is not known to be read by OmegaConf: `${...}` is text.
     let omegaconf = detection.dialect.interpolates() && detection.dialect != crate::dialects::unknown::UNKNOWN;
-    launched(vec![Arc::clone(&document.source)], root.clone(), detection, settings, None, omegaconf)
+    launched(vec![Arc::clone(&document.source)], root.clone(), detection, settings, None, omegaconf, None)
+}
+
+/// A launch script as the run it starts. With the manifest's `[shell]`, its flags are bound as
+/// the manifest says. Otherwise the flags of the launch line (`shell::chosen_launch`) are read
+/// as the framework they show (HfArgumentParser's `--per_device_train_batch_size 4 --bf16 True`,
+/// LLaMA-Factory's `--stage sft`, …) and the launch line gives the world. A script that launches
+/// no training program and exports no setting is not a training config (`unknown`).
+fn script(document: &Document, root: &Node, settings: &Settings) -> ResolvedConfig {
+    let source = &document.source;
+    let command = settings.manifest.shell.as_ref().and_then(|s| s.command.as_deref());
+    let launch = crate::load::shell::chosen_launch(source.text(), command);
+    let own = launch.as_ref().and_then(|l| l.world.map(|w| (w, format!("{}:{} ({})", source.display(), l.line, l.what))));
+    let detection = if settings.manifest.shell.is_some() {
+        Detection { dialect: crate::dialects::shell::SHELL, reason: crate::dialects::shell::reason(command), declared: false }
+    } else {
+        let evidence = crate::dialects::Evidence { root, path: None, bound_paths: &[], hydra_primary: &|_| None };
+        let found = key_evidence(&evidence);
+        let line = launch.as_ref().map_or(String::new(), |l| format!(" (line {})", l.line));
+        match found {
+            Some((dialect, why)) => Detection { dialect, reason: format!("the training flags of the launch line{line}: {why}"), declared: false },
+            None if launch.is_some() || root.get("env").is_some() => Detection {
+                dialect: crate::dialects::shell::SHELL,
+                reason: format!("a launch script{line}; its flags show no framework"),
+                declared: false,
+            },
+            None => Detection { dialect: crate::dialects::unknown::UNKNOWN, reason: "a shell script that launches no training program".into(), declared: false },
+        }
+    };
+    launched(vec![Arc::clone(source)], root.clone(), detection, settings, None, false, own)
+}
+
+/// The first framework whose key evidence matches (layout evidence is not asked: a script's
+/// place says nothing about its flags); pseudo-dialects are not frameworks.
+fn key_evidence(evidence: &crate::dialects::Evidence) -> Option<(crate::dialects::Dialect, String)> {
+    crate::dialects::ALL.iter().filter(|d| !d.pseudo()).find_map(|d| d.evidence(evidence).map(|why| (*d, why)))
 }
 
 /// Resolves a (possibly composed) tree whose nodes point into `files`, with the
@@ -170,14 +209,23 @@ pub fn resolve(document: &Document, root: &Node, settings: &Settings) -> Resolve
 pub fn resolve_tree(files: Vec<Arc<SourceFile>>, tree: Node, detection: Detection, settings: &Settings, stage: Option<String>) -> ResolvedConfig {
     // OmegaConf-based frameworks interpolate `${...}`; the others read it as text.
     let omegaconf = detection.dialect.interpolates();
-    launched(files, tree, detection, settings, stage, omegaconf)
+    launched(files, tree, detection, settings, stage, omegaconf, None)
 }
 
 /// A config as it is launched: a launch script's Hydra overrides (`trainer.devices=8`) first,
 /// then `--set KEY=VALUE` (what if the config said so: set as Hydra sets a value override
 /// after composition, a YAML scalar marked as written in no file, so that no fix edits it and
 /// `show` says where it came from), which wins over them; and the world the launch gives.
-fn launched(files: Vec<Arc<SourceFile>>, mut tree: Node, detection: Detection, settings: &Settings, stage: Option<String>, omegaconf: bool) -> ResolvedConfig {
+/// `own`: the world a launch script's own launch line gives (the script is the run).
+fn launched(
+    files: Vec<Arc<SourceFile>>,
+    mut tree: Node,
+    detection: Detection,
+    settings: &Settings,
+    stage: Option<String>,
+    omegaconf: bool,
+    own: Option<(u64, String)>,
+) -> ResolvedConfig {
     let linked = if files[0].path().as_os_str().is_empty() { None } else { launch::linked(settings, files[0].path()) };
     for (key, value) in linked.iter().flat_map(|l| &l.overrides) {
         // `experiment=x` selects a config group (not recomposed here); a top-level key is set only when written.
@@ -191,7 +239,7 @@ fn launched(files: Vec<Arc<SourceFile>>, mut tree: Node, detection: Detection, s
     }
     // The world: the config's devices, else `--world-size`, else the launch, else the manifest's
     // `world-size`, else the launch the config's header comment shows.
-    let mut launcher = linked.and_then(|l| l.world).filter(|_| !settings.world_size_from_command_line);
+    let mut launcher = own.or(linked.and_then(|l| l.world)).filter(|_| !settings.world_size_from_command_line);
     if launcher.is_none() && settings.world_size.is_none() && !files[0].path().as_os_str().is_empty() {
         launcher = launch::from_header(files[0].display(), files[0].text(), files[0].path());
     }
@@ -233,7 +281,7 @@ fn resolve_tree_with(
     // OmegaConf and plain PyYAML (`Framework::pyyaml`) read plain scalars as YAML 1.1.
     let tree = if omegaconf {
         yaml_1_1_typing(tree, crate::load::scalar::omegaconf_retype)
-    } else if detection.dialect.pyyaml() {
+    } else if detection.dialect.pyyaml() && !is_script(&files[0]) {
         yaml_1_1_typing(tree, crate::load::scalar::pyyaml_retype)
     } else {
         tree
