@@ -102,9 +102,10 @@ pub fn lint_document_as(document: Document, settings: &Settings, explicit: bool)
     {
         return skipped(document, Skip::Empty);
     }
-    if !explicit && document.format == Format::Shell && document.root.is_err() {
-        // A script found by walking that the static reader cannot split into commands: not
-        // known to launch training; named explicitly it is SCH001.
+    if !explicit && document.format == Format::Shell && document.root.is_err() && settings.manifest.shell.is_none() {
+        // A script found by walking that the static reader cannot split into commands (or over
+        // the size limit): not known to launch training. Named explicitly, or walked because the
+        // manifest's `[shell]` says scripts are training configs, it is SCH001.
         return skipped(document, Skip::NotTrainingConfig);
     }
     let mut checker = Checker::new(&settings.selection);
