@@ -343,6 +343,10 @@ fn unescape_double(body: &str) -> String {
     out
 }
 
+/// Stands for a part of a word known only at run time (`--nnodes=$UNSET`); a loaded text
+/// never holds a NUL (such a file is binary), so it cannot be written in a script.
+const UNKNOWN: char = '\0';
+
 /// One piece of a word being expanded.
 #[derive(Default)]
 struct Fields {
@@ -369,12 +373,15 @@ impl Fields {
         }
         self.started = true;
         self.unknown = true;
+        self.current.push(UNKNOWN);
     }
 
     fn split(&mut self) {
         if self.started {
             let field = std::mem::take(&mut self.current);
-            self.done.push(((!self.unknown).then_some(field), self.current_at));
+            // `--flag=$UNSET` keeps its flag: the value is unknown, not the flag.
+            let keep = !self.unknown || field.starts_with("--") && field.split_once('=').is_some_and(|(name, _)| !name.contains(UNKNOWN));
+            self.done.push((keep.then_some(field), self.current_at));
         }
         self.unknown = false;
         self.started = false;
@@ -525,7 +532,7 @@ impl Reader<'_> {
     /// `None` when any part of it is unknown.
     fn expand_string(&mut self, raw: &str, notes: &mut Vec<String>) -> Option<String> {
         let fields = self.expand(raw, false, notes);
-        if fields.iter().any(|(f, _)| f.is_none()) {
+        if fields.iter().any(|(f, _)| f.as_ref().is_none_or(|f| f.contains(UNKNOWN))) {
             return None;
         }
         Some(fields.into_iter().filter_map(|(f, _)| f).collect::<Vec<_>>().join(" "))
@@ -1019,6 +1026,7 @@ fn flags_into(words: &[Word], entries: &mut Vec<Entry>) {
             continue;
         };
         let (name, value_node, consumed) = match flag.split_once('=') {
+            Some((name, value)) if value.contains(UNKNOWN) => (name.to_owned(), None, 1),
             Some((name, value)) => {
                 let start = word.span.end.saturating_sub(value.len() + usize::from(word.quoted.is_some())).max(word.span.start);
                 let span = start..word.span.end;
@@ -1215,6 +1223,7 @@ fn flag<'a>(words: &'a [Option<String>], names: &[&str]) -> Flag<'a> {
         };
         if names.iter().any(|n| norm(n) == norm(name)) {
             return match inline {
+                Some(v) if v.contains(UNKNOWN) => Flag::Unknown,
                 Some(v) => Flag::Value(v),
                 None => match words.get(i + 1) {
                     Some(Some(next)) if !next.starts_with('-') => Flag::Value(next),
@@ -1581,7 +1590,7 @@ fn single(program: &[Option<String>], line: usize, notes: &[String]) -> Option<L
             Some((f, v)) if f.starts_with('-') => (f, Some(v.to_owned())),
             _ => (word.as_str(), None),
         };
-        let value = inline.clone().or(next);
+        let value = inline.clone().or(next).filter(|v| !v.contains(UNKNOWN));
         let step = if inline.is_some() { 1 } else { 2 };
         match flag {
             "--config" | "--config_file" | "--config-file" | "--deepspeed" | "--deepspeed_config" | "--deepspeed-config" | "--ds_config" | "-c" => {
@@ -1708,5 +1717,122 @@ mod tests {
     #[test]
     fn unterminated_quotes_are_errors() {
         assert!(parse("python train.py --name 'x\n", None).is_err());
+    }
+
+    /// Issue 23 item 2: each launch pattern, written the way the projects write theirs.
+    #[test]
+    fn options_held_in_variables_and_arrays_are_expanded_where_used() {
+        // Megatron-LM / MindSpeed style: the options in one variable, split where it is used.
+        let text = "GPUS_PER_NODE=8\nNNODES=2\nDISTRIBUTED_ARGS=\"\n    --nproc_per_node $GPUS_PER_NODE \\\n    --nnodes $NNODES \\\n    --master_port 6000\n\"\ntorchrun $DISTRIBUTED_ARGS pretrain_gpt.py --micro-batch-size 4\n";
+        let l = one(text);
+        assert_eq!(l.world, Some(16), "{l:?}");
+        assert_eq!(l.line, 8);
+        // A bash array, quoted and unquoted.
+        let text = "ARGS=(--nproc_per_node 4 --nnodes=1)\ntorchrun \"${ARGS[@]}\" train.py --config c.yaml\ntorchrun ${ARGS[@]} train.py --config c.yaml\n";
+        let all = launches(text);
+        assert_eq!(all.iter().map(|l| l.world).collect::<Vec<_>>(), vec![Some(4), Some(4)]);
+        // `+=` appends to an array.
+        let text = "A=(--nproc_per_node 2)\nA+=(--nnodes 3)\ntorchrun ${A[@]} train.py c.yaml\n";
+        assert_eq!(one(text).world, Some(6));
+    }
+
+    #[test]
+    fn a_value_known_only_at_run_time_is_unknown_never_a_default() {
+        // An unset `--nnodes "$NUM_NODES"` is not one node.
+        let l = one("torchrun --nnodes \"$NUM_NODES\" --nproc_per_node 8 train.py --config c.yaml\n");
+        assert_eq!(l.world, None);
+        assert!(l.what.contains("--nnodes is known only at run time"), "{}", l.what);
+        assert_eq!(one("torchrun --nproc_per_node $1 train.py --config c.yaml\n").world, None, "a positional parameter");
+        assert_eq!(one("N=$(nvidia-smi --list-gpus | wc -l)\ntorchrun --nproc_per_node=$N train.py c.yaml\n").world, None);
+        assert_eq!(one("N=`nproc`\ntorchrun --nproc_per_node=$N train.py c.yaml\n").world, None);
+        assert_eq!(one("torchrun --nproc_per_node=${GPUS%,*} train.py c.yaml\n").world, None, "a pattern operation");
+        assert_eq!(one("accelerate launch --num_processes $NPROC train.py --config c.yaml\n").world, None);
+        assert_eq!(one("deepspeed --num_gpus $G train.py --deepspeed ds.json\n").world, None);
+        // `${V:=d}` assigns the default; `${V:+x}` is empty when V is unset.
+        let l = one("torchrun --nproc_per_node ${G:=4} --nnodes 1 ${EXTRA:+--standalone} train.py c.yaml\necho $G\n");
+        assert_eq!(l.world, Some(4));
+        assert!(l.what.contains("${G:=4} read as 4"), "{}", l.what);
+    }
+
+    #[test]
+    fn arithmetic_is_evaluated_and_checked() {
+        let l = one("NNODES=2\nGPUS=8\nWORLD=$((NNODES * GPUS))\naccelerate launch --num_processes $WORLD train.py --config c.yaml\n");
+        assert_eq!(l.world, Some(16));
+        assert_eq!(one("accelerate launch --num_processes $(( ($X + 1) * 2 )) train.py c.yaml\n").world, None, "X unset");
+        assert_eq!(one("accelerate launch --num_processes $((4/0)) train.py c.yaml\n").world, None, "division by zero");
+        assert_eq!(one("accelerate launch --num_processes $((9223372036854775807 + 1)) train.py c.yaml\n").world, None, "overflow");
+        assert_eq!(one("G=4\naccelerate launch --num_processes $(( $G * 2 - 1 )) train.py c.yaml\n").world, Some(7));
+    }
+
+    #[test]
+    fn prefixes_and_wrappers_reach_the_launcher() {
+        assert_eq!(one("python -u -m torch.distributed.run --nproc_per_node 4 train.py c.yaml\n").world, Some(4));
+        assert_eq!(one("python3 -W ignore -m torch.distributed.launch --nproc_per_node=2 --use_env train.py c.yaml\n").world, Some(2));
+        assert_eq!(one("env NCCL_DEBUG=INFO OMP_NUM_THREADS=1 torchrun --nproc_per_node 8 train.py c.yaml\n").world, Some(8));
+        assert_eq!(one("uv run --with deepspeed torchrun --nproc_per_node 2 train.py c.yaml\n").world, Some(2));
+        assert_eq!(one("nohup torchrun --nproc_per_node 2 train.py c.yaml > log 2>&1 &\n").world, Some(2));
+        assert_eq!(one("CUDA_VISIBLE_DEVICES=0,1 exec time torchrun --nproc_per_node 2 train.py c.yaml\n").world, Some(2));
+        let l = one("bash -c \"torchrun --nproc_per_node 4 train.py --config c.yaml\"\n");
+        assert_eq!((l.world, l.configs.clone()), (Some(4), vec!["c.yaml".to_owned()]));
+        // A job submitter passing the command after `--`.
+        assert_eq!(one("submit_job --gpus 16 --queue a100 -- torchrun --nnodes 2 --nproc_per_node 8 train.py c.yaml\n").world, Some(16));
+        assert_eq!(one("srun --unbuffered --nodes 4 torchrun --nproc_per_node 8 train.py c.yaml\n").world, Some(32));
+    }
+
+    #[test]
+    fn composer_llamafactory_and_slurm_tasks() {
+        assert_eq!(one("composer -n 8 train.py yamls/mpt-7b.yaml\n").world, Some(8));
+        assert_eq!(one("composer --world_size 16 --nproc 8 train.py yamls/mpt-7b.yaml\n").world, Some(16));
+        assert_eq!(one("composer train.py yamls/mpt-7b.yaml\n").world, None, "one process per GPU of the machine");
+        let l = one("FORCE_TORCHRUN=1 NNODES=2 NPROC_PER_NODE=8 llamafactory-cli train examples/train_lora/llama3_lora_sft.yaml\n");
+        assert_eq!((l.world, l.configs.clone()), (Some(16), vec!["examples/train_lora/llama3_lora_sft.yaml".to_owned()]));
+        assert_eq!(one("CUDA_VISIBLE_DEVICES=0 llamafactory-cli train x.yaml\n").world, Some(1));
+        assert_eq!(one("CUDA_VISIBLE_DEVICES=0,1,2,3 llamafactory-cli train x.yaml\n").world, Some(4));
+        assert_eq!(one("llamafactory-cli train x.yaml\n").world, None, "the machine's device count");
+        // Only exported variables reach the program.
+        assert_eq!(one("export NPROC_PER_NODE=4\nFORCE_TORCHRUN=1 llamafactory-cli train x.yaml\n").world, Some(4));
+        assert_eq!(one("NPROC_PER_NODE=4\nFORCE_TORCHRUN=1 llamafactory-cli train x.yaml\n").world, None);
+        let sbatch = "#!/bin/bash\n#SBATCH --ntasks=32\n#SBATCH --gpus-per-task=1\nsrun python train.py --config c.yaml\n";
+        assert_eq!(one(sbatch).world, Some(32));
+        assert_eq!(one("#SBATCH -n 8\nsrun -n 4 python train.py --config c.yaml\n").world, Some(4), "srun's own --ntasks wins");
+    }
+
+    #[test]
+    fn deepspeed_files_the_launchers_take() {
+        let l = one("accelerate launch --config_file acc.yaml --deepspeed_config_file ds_z3.json train.py --config c.yaml\n");
+        assert!(l.configs.contains(&"ds_z3.json".to_owned()) && l.configs.contains(&"c.yaml".to_owned()), "{l:?}");
+        let l = one("deepspeed --num_gpus 8 train.py --deepspeed_config=ds.json\n");
+        assert_eq!((l.world, l.configs.clone()), (Some(8), vec!["ds.json".to_owned()]));
+    }
+
+    #[test]
+    fn heredoc_bodies_are_not_commands() {
+        let text = "cat > run.yaml <<EOF\nmodel: x\n\"unbalanced: 'quote\ntorchrun --nproc_per_node 64 fake.py c.yaml\nEOF\ncat <<-'END' | tee b.yaml\n\tx: 1\n\tEND\ntorchrun --nproc_per_node 2 train.py --config run.yaml\n";
+        let script = read(text).unwrap();
+        assert_eq!(script.heredocs.len(), 2);
+        assert_eq!(script.heredocs[0].target.as_deref(), Some("run.yaml"));
+        assert!(text[script.heredocs[0].body.clone()].starts_with("model: x\n"));
+        let l = one(text);
+        assert_eq!((l.world, l.line), (Some(2), 9));
+    }
+
+    #[test]
+    fn the_run_of_a_script_is_its_training_launch_not_the_first_command_with_flags() {
+        let text = "pip install --upgrade transformers\npython -m pip install --no-deps peft\nwandb login --relogin\ntorchrun --nproc_per_node=4 train.py --per_device_train_batch_size 2 --bf16 True --model_max_length 2048\n";
+        let root = parse(text, None).unwrap();
+        assert_eq!(root.get("per_device_train_batch_size").map(|n| &n.value), Some(&Value::Int(2)));
+        assert_eq!(root.get("bf16").map(|n| &n.value), Some(&Value::Bool(true)));
+        assert!(root.get("nproc_per_node").is_none(), "the launcher's options are not the program's");
+        assert!(root.get("upgrade").is_none());
+        // A flag whose value is known only at run time is left out; LightningCLI's dots nest.
+        let root = parse("python train.py --per_device_train_batch_size $BS --trainer.devices 2 --lr=1e-4\n", None).unwrap();
+        assert!(root.get("per_device_train_batch_size").is_none());
+        assert_eq!(root.get_dotted("trainer.devices").map(|n| &n.value), Some(&Value::Int(2)));
+        // One field of an options variable points into the assignment.
+        let text = "TRAIN_ARGS=\"--per_device_train_batch_size 4 --gradient_accumulation_steps 8\"\ntorchrun --nproc_per_node 2 train.py $TRAIN_ARGS\n";
+        let root = parse(text, None).unwrap();
+        let micro = root.get("per_device_train_batch_size").unwrap();
+        assert_eq!((&micro.value, &text[micro.span.clone()]), (&Value::Int(4), "4"));
+        assert_eq!(line_of(text, micro.span.start), 1);
     }
 }

@@ -187,12 +187,12 @@ fn script(document: &Document, root: &Node, settings: &Settings) -> ResolvedConf
         let line = launch.as_ref().map_or(String::new(), |l| format!(" (line {})", l.line));
         match found {
             Some((dialect, why)) => Detection { dialect, reason: format!("the training flags of the launch line{line}: {why}"), declared: false },
-            None if launch.is_some() || root.get("env").is_some() => Detection {
-                dialect: crate::dialects::shell::SHELL,
-                reason: format!("a launch script{line}; its flags show no framework"),
-                declared: false,
-            },
-            None => Detection { dialect: crate::dialects::unknown::UNKNOWN, reason: "a shell script that launches no training program".into(), declared: false },
+            None if launch.is_some() || root.get("env").is_some() => {
+                Detection { dialect: crate::dialects::shell::SHELL, reason: format!("a launch script{line}; its flags show no framework"), declared: false }
+            }
+            None => {
+                Detection { dialect: crate::dialects::unknown::UNKNOWN, reason: "a shell script that launches no training program".into(), declared: false }
+            }
         }
     };
     launched(vec![Arc::clone(source)], root.clone(), detection, settings, None, false, own)
