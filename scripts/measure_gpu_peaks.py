@@ -447,6 +447,11 @@ ROUND3 = [
     setup("tinyllama-1.1b", "qlora", "bf16-mixed", 1, 2048, False, **_TL_ALL),
     setup("tinyllama-1.1b", "qlora", "bf16-mixed", 1, 2048, True, **_TL_ALL),
     setup("tinyllama-1.1b", "lora", "bf16-mixed", 1, 2048, False, **_TL_ALL),
+    # Added after the first H100 call: without prepare_model_for_kbit_training everything
+    # outside the nf4 weights stays bf16, which separates bitsandbytes' own saved tensors
+    # from the fp32 activations that the prepare step's fp32 norms and embeddings cause.
+    setup("tinyllama-1.1b", "qlora", "bf16-mixed", 2, 2048, False, **_TL_ALL, kbit_prepare=False),
+    setup("llama-3.1-8b", "qlora", "bf16-mixed", 1, 2048, False, **_TL_ALL, kbit_prepare=False),
 ]
 _seen = {s["id"] for s in GRID}
 GRID += [s for s in ROUND3 if s["id"] not in _seen]

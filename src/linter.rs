@@ -35,6 +35,9 @@ pub enum FileStatus {
     Unrecognised,
     /// Found by walking a folder and not recognised: nothing checked.
     Skipped(Skip),
+    /// Read as the dialect, but every value the batch and precision rules check is left to the
+    /// program that launches it (DeepSpeed's `"auto"`) and nothing links it to that program.
+    NotChecked { dialect: String, why: &'static str },
 }
 
 /// Why a file found by walking was not checked.
@@ -65,6 +68,7 @@ impl FileStatus {
             FileStatus::Checked(how) => format!("checked as {how}"),
             FileStatus::Unrecognised => "checked: not recognised as a training config (named explicitly; syntax and duplicate keys only)".to_owned(),
             FileStatus::Skipped(skip) => format!("skipped: {}", skip.describe()),
+            FileStatus::NotChecked { dialect, why } => format!("read as {dialect}; batch and precision not checked: {why}"),
         }
     }
 }
@@ -183,12 +187,33 @@ pub fn lint_document_as(document: Document, settings: &Settings, explicit: bool)
         _ if unrecognised => FileStatus::Unrecognised,
         (Some(resolved), _) if primary && resolved.detection.dialect == crate::dialects::unknown::UNKNOWN => FileStatus::Checked("hydra primary".to_owned()),
         (Some(resolved), _) if primary => FileStatus::Checked(format!("hydra primary ({})", resolved.detection.dialect.name())),
+        (Some(resolved), _) if diagnostics.is_empty() && left_to_launcher(resolved) => {
+            FileStatus::NotChecked { dialect: resolved.detection.dialect.name().to_owned(), why: NOT_CHECKED_AUTO }
+        }
         (Some(resolved), _) => FileStatus::Checked(resolved.detection.dialect.name().to_owned()),
         (None, Ok(_)) => FileStatus::Checked("curriculum stage".to_owned()),
         (None, Err(LoadError::Empty)) if !diagnostics.iter().any(|d| d.rule.code == "SCH001") => FileStatus::Checked("hydra group option (empty)".to_owned()),
         (None, Err(_)) => FileStatus::Checked(format!("{} (unreadable: SCH001)", document.format.name())),
     };
     FileReport { document, resolved, diagnostics, status }
+}
+
+/// Why a DeepSpeed config whose values are all `"auto"` is not checked.
+pub const NOT_CHECKED_AUTO: &str =
+    "every batch and precision value is \"auto\" (the HF Trainer or accelerate fills them in at launch) and no launch script or [[pair]] links it";
+
+/// A DeepSpeed config whose batch and precision values are all `"auto"` or absent, with at least
+/// one `"auto"`, after a `[[pair]]` or a linked launch filled what it could: nothing a batch or
+/// precision rule can check.
+fn left_to_launcher(resolved: &ResolvedConfig) -> bool {
+    use crate::schema::Role;
+    if resolved.detection.dialect != crate::dialects::deepspeed::DEEPSPEED {
+        return false;
+    }
+    let auto = |role: Role| resolved.role(role).is_some_and(|v| v.value.as_str().is_some_and(|s| s.eq_ignore_ascii_case("auto")));
+    let open = |role: Role| resolved.role(role).is_none() || auto(role);
+    let roles = [Role::MicroBatch, Role::Accumulation, Role::GlobalBatch, Role::Precision];
+    roles.iter().all(|r| open(*r)) && roles.iter().any(|r| auto(*r))
 }
 
 /// Whether any document of a multi-document YAML file is a training config

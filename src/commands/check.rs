@@ -382,6 +382,13 @@ pub fn summary(files: &[FileEntry], diagnostics: &[Diagnostic]) -> Summary {
         }
     }
     summary.skipped = skipped.into_iter().map(|(skip, n)| (skip.describe(), n)).collect();
+    let mut not_checked: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for file in files {
+        if let FileStatus::NotChecked { why, .. } = file.status {
+            *not_checked.entry(why).or_default() += 1;
+        }
+    }
+    summary.not_checked = not_checked.into_iter().collect();
     summary
 }
 

@@ -999,6 +999,17 @@ pub fn parse(text: &str, command: Option<&str>) -> Result<Node, LoadError> {
     Ok(Node::new(Value::Map(entries), 0..text.len()))
 }
 
+/// The training flags of the launch on `line` (as `parse` reads the chosen one).
+pub fn flags_of_launch(text: &str, line: usize) -> Option<Node> {
+    let script = read(text).ok()?;
+    let c = script.commands.iter().find(|c| c.line == line)?;
+    let words: Vec<Option<String>> = c.words.iter().map(|w| w.text.clone()).collect();
+    let (_, at) = launch_of(&words, &script.sb, c, c.line)?;
+    let mut entries = Vec::new();
+    flags_into(&c.words[at..], &mut entries);
+    Some(Node::new(Value::Map(entries), 0..text.len()))
+}
+
 /// The command whose flags are the run's: (index in `script.commands`, where its program's words start).
 fn chosen(script: &Script, command: Option<&str>) -> Option<(usize, usize)> {
     let texts = |c: &Command| c.words.iter().map(|w| w.text.clone()).collect::<Vec<_>>();

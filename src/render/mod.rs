@@ -105,6 +105,9 @@ pub struct Summary {
     /// Files found by walking and not checked: why, and how many.
     #[serde(skip)]
     pub skipped: Vec<(&'static str, usize)>,
+    /// Of `files`, those read whose batch and precision were not checked: why, and how many.
+    #[serde(skip)]
+    pub not_checked: Vec<(&'static str, usize)>,
 }
 
 impl Summary {
@@ -118,6 +121,7 @@ impl Summary {
             fixable: diagnostics.iter().filter(|d| d.fix.is_some()).count(),
             unrecognised: 0,
             skipped: Vec::new(),
+            not_checked: Vec::new(),
         }
     }
 
@@ -129,6 +133,11 @@ impl Summary {
                 ", {} of them not recognised as a training config (syntax and duplicate keys only)",
                 if self.unrecognised == self.files { "all".to_owned() } else { self.unrecognised.to_string() }
             ));
+        }
+        let not_checked: usize = self.not_checked.iter().map(|(_, n)| n).sum();
+        if not_checked > 0 && not_checked < self.files {
+            let reasons: Vec<String> = self.not_checked.iter().map(|(why, _)| (*why).to_owned()).collect();
+            text.push_str(&format!("; batch and precision not checked in {not_checked} of them: {}", reasons.join("; ")));
         }
         let skipped: usize = self.skipped.iter().map(|(_, n)| n).sum();
         if skipped > 0 {
@@ -151,6 +160,19 @@ impl Summary {
                 self.files,
                 plural(self.files),
                 if self.files == 1 { "is" } else { "are" },
+                if skipped > 0 { format!("; {skipped} file{} skipped (`--show-files` lists them)", plural(skipped)) } else { String::new() }
+            );
+        }
+        let not_checked: usize = self.not_checked.iter().map(|(_, n)| n).sum();
+        if total == 0 && not_checked == self.files {
+            // Never "All checks passed" over files nothing was checked in.
+            let reasons: Vec<String> = self.not_checked.iter().map(|(why, _)| (*why).to_owned()).collect();
+            let skipped: usize = self.skipped.iter().map(|(_, n)| n).sum();
+            return format!(
+                "No findings, but nothing was checked: {} file{} read, and {}{}.",
+                self.files,
+                plural(self.files),
+                reasons.join("; "),
                 if skipped > 0 { format!("; {skipped} file{} skipped (`--show-files` lists them)", plural(skipped)) } else { String::new() }
             );
         }

@@ -31,9 +31,14 @@ pub struct Linked {
     pub world: Option<(u64, String)>,
     /// Hydra overrides the chosen launch passes (`trainer.devices=8`).
     pub overrides: Vec<(String, String)>,
+    /// The first launch that passes training flags with the config (`torchrun train.py
+    /// --deepspeed ds.json --per_device_train_batch_size 4`): the script, as displayed, and the
+    /// launch's line. HF's DeepSpeed integration fills the config's `"auto"` from those flags.
+    pub with_flags: Option<(PathBuf, String, usize)>,
 }
 
 struct Found {
+    path: PathBuf,
     display: String,
     launch: Launch,
     world: Option<u64>,
@@ -113,7 +118,7 @@ fn read_script(settings: &Settings, script: &Path, base: &Path) -> Vec<Found> {
                 launch.what.split_once(';').map(|(_, n)| format!(";{n}")).unwrap_or_default()
             );
         }
-        out.push(Found { display: display.clone(), launch, world, what, configs });
+        out.push(Found { path: script.to_path_buf(), display: display.clone(), launch, world, what, configs });
     }
     out
 }
@@ -136,10 +141,14 @@ pub fn linked(settings: &Settings, config: &Path) -> Option<Linked> {
     let this = loader.canonical(config)?;
     let roots: Vec<PathBuf> = loader.roots().to_vec();
     let mut found: Vec<Hit> = Vec::new();
+    let mut with_flags: Option<(PathBuf, String, usize)> = None;
     let mut folder = this.parent().map(Path::to_path_buf);
     for _ in 0..=LEVELS_UP {
         let Some(dir) = folder else { break };
         for f in launches_in(settings, &dir).iter().filter(|f| f.configs.contains(&this)) {
+            if with_flags.is_none() && f.launch.flags {
+                with_flags = Some((f.path.clone(), f.display.clone(), f.launch.line));
+            }
             if !found.iter().any(|(d, l, ..)| *d == f.display && *l == f.launch.line) {
                 found.push((f.display.clone(), f.launch.line, f.world, f.what.clone(), f.launch.overrides.clone()));
             }
@@ -156,7 +165,7 @@ pub fn linked(settings: &Settings, config: &Path) -> Option<Linked> {
     let (file, line, world, what, overrides) = found[0].clone();
     let others: Vec<String> = found[1..].iter().filter_map(|(f, l, w, ..)| w.filter(|w| Some(*w) != world).map(|w| format!("{w} from {f}:{l}"))).collect();
     let also = if others.is_empty() { String::new() } else { format!("; the smallest of the worlds its launches give, also {}", others.join(", ")) };
-    Some(Linked { world: world.map(|w| (w, format!("{file}:{line} ({what}{also})"))), overrides })
+    Some(Linked { world: world.map(|w| (w, format!("{file}:{line} ({what}{also})"))), overrides, with_flags })
 }
 
 /// The string literal passed as `name=` in a Python call (`config_name="train.yaml"`).

@@ -344,20 +344,46 @@ fn resolve_tree_with(
 /// `train_batch_size` ← world × both. A value filled this way points at the
 /// paired file, where it is written. The paired file is read with
 /// `settings.loader`: at a baseline revision, as it was at that revision.
+///
+/// Without a `[[pair]]`, a launch line that passes the config with training flags
+/// (`torchrun train.py --deepspeed ds.json --per_device_train_batch_size 4 --bf16 True`)
+/// is the pair: its flags fill the `"auto"` values, precision included.
 fn fill_auto_from_pair(roles: &mut BTreeMap<Role, RoleValue>, source: &Arc<SourceFile>, settings: &Settings) {
     let loader = &settings.loader;
     let Some(this) = loader.canonical(source.path()) else { return };
-    let Some(pair) = settings.manifest.pair.iter().find(|p| loader.canonical(&settings.root.join(&p.deepspeed)).as_ref() == Some(&this)) else {
-        return;
+    let paired = match settings.manifest.pair.iter().find(|p| loader.canonical(&settings.root.join(&p.deepspeed)).as_ref() == Some(&this)) {
+        Some(pair) => {
+            let path = settings.root.join(&pair.with);
+            let display = crate::settings::display(&settings.root, &pair.with);
+            let format = crate::load::Format::from_path(&path).unwrap_or(crate::load::Format::Yaml);
+            let Ok(document) = loader.load(&path, &display, format) else { return };
+            let Ok(root) = &document.root else { return };
+            resolve_tree_as_written(
+                vec![Arc::clone(&document.source)],
+                root.clone(),
+                detect_at(root, settings, Some(&path)),
+                settings,
+                None,
+                settings.world_size,
+            )
+        }
+        None => {
+            let Some((path, display, line)) = launch::linked(settings, source.path()).and_then(|l| l.with_flags) else { return };
+            let Ok(document) = loader.load(&path, &display, crate::load::Format::Shell) else { return };
+            let Some(root) = crate::load::shell::flags_of_launch(document.source.text(), line) else { return };
+            let evidence = crate::dialects::Evidence { root: &root, path: None, bound_paths: &[], hydra_primary: &|_| None };
+            let Some((dialect, reason)) = key_evidence(&evidence) else { return };
+            let detection = Detection { dialect, reason, declared: false };
+            resolve_tree_as_written(vec![Arc::clone(&document.source)], root, detection, settings, None, settings.world_size)
+        }
     };
-    let path = settings.root.join(&pair.with);
-    let display = crate::settings::display(&settings.root, &pair.with);
-    let format = crate::load::Format::from_path(&path).unwrap_or(crate::load::Format::Yaml);
-    let Ok(document) = loader.load(&path, &display, format) else { return };
-    let Ok(root) = &document.root else { return };
-    let paired =
-        resolve_tree_as_written(vec![Arc::clone(&document.source)], root.clone(), detect_at(root, settings, Some(&path)), settings, None, settings.world_size);
     let is_auto = |value: Option<&RoleValue>| value.is_none_or(|v| v.value.as_str().is_some_and(|s| s.eq_ignore_ascii_case("auto")));
+    // `bf16.enabled: "auto"` / `fp16.enabled: "auto"` follow the arguments' bf16/fp16 (`HfTrainerDeepSpeedConfig.trainer_config_process`).
+    if roles.get(&Role::Precision).is_some_and(|v| v.value.as_str().is_some_and(|s| s.eq_ignore_ascii_case("auto")))
+        && let Some(value) = paired.role(Role::Precision)
+    {
+        roles.insert(Role::Precision, value.clone());
+    }
     for role in [Role::MicroBatch, Role::Accumulation, Role::LearningRate] {
         if is_auto(roles.get(&role))
             && let Some(value) = paired.role(role)
