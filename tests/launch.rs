@@ -190,3 +190,81 @@ fn a_torchtune_header_comment_gives_the_world() {
     let shown = show(&dir, "recipes/configs/llama3_1/8B_full.yaml", &[]);
     assert!(shown.contains("× 1 data-parallel world") && shown.contains("tune run without torchrun options (one process)"), "{shown}");
 }
+
+/// Issue 23 items 1–4: a FastChat-style launch script (`scripts/train_vicuna_7b.sh`: every
+/// training argument a flag, `--deepspeed` naming an all-`"auto"` JSON) is the run: walked by
+/// `check .`, read as HF TrainingArguments, its world from `torchrun`, its DeepSpeed JSON's ZeRO
+/// stage and `"auto"` values filled from the flags, and `--bf16 True` on a V100 is HW001.
+const FASTCHAT: &str = "#!/bin/bash\n# Vicuna-7B on 4 GPUs\nexport PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\nNPROC=4\ntorchrun --nproc_per_node=$NPROC --master_port=20001 fastchat/train/train_mem.py \\\n    --model_name_or_path meta-llama/Llama-2-7b-hf \\\n    --data_path data/dummy_conversation.json \\\n    --bf16 True \\\n    --output_dir output_vicuna \\\n    --num_train_epochs 3 \\\n    --per_device_train_batch_size 2 \\\n    --gradient_accumulation_steps 16 \\\n    --learning_rate 2e-5 \\\n    --model_max_length 2048 \\\n    --gradient_checkpointing True \\\n    --lazy_preprocess True \\\n    --deepspeed playground/zero3.json\n";
+const ZERO3_AUTO: &str = "{\n  \"bf16\": {\"enabled\": \"auto\"},\n  \"zero_optimization\": {\"stage\": 3},\n  \"train_micro_batch_size_per_gpu\": \"auto\",\n  \"gradient_accumulation_steps\": \"auto\",\n  \"train_batch_size\": \"auto\"\n}\n";
+
+#[test]
+fn a_launch_script_with_training_flags_is_checked_as_the_run() {
+    let dir = repo("fastchat", &[("scripts/train_vicuna_7b.sh", FASTCHAT), ("playground/zero3.json", ZERO3_AUTO), ("setup.sh", "pip install --upgrade pip\npip install -e .\n")]);
+    let files = common::trainlint_in(&dir, &["check", ".", "--show-files"]);
+    let listing = common::stdout(&files);
+    assert!(listing.contains("scripts/train_vicuna_7b.sh  checked as hf-trainer"), "{listing}");
+    assert!(listing.contains("setup.sh") && listing.contains("skipped: not recognised as a training config"), "{listing}");
+    let shown = show(&dir, "scripts/train_vicuna_7b.sh", &[]);
+    assert!(shown.contains("dialect: hf-trainer (the training flags of the launch line (line 5)"), "{shown}");
+    assert!(shown.contains("micro_batch               2              scripts/train_vicuna_7b.sh:11"), "{shown}");
+    assert!(shown.contains("zero_stage                3              playground/zero3.json:3"), "{shown}");
+    assert!(
+        shown.contains("effective batch: 128 = 2 micro batch × 16 accumulation × 4 data-parallel world (world size 4 from scripts/train_vicuna_7b.sh:5 (torchrun one node × --nproc_per_node=4))"),
+        "{shown}"
+    );
+    // The provenance of a value from a variable: the line it is assigned on.
+    let json = common::trainlint_in(&dir, &["check", ".", "--gpu", "v100-32gb", "--output-format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&common::stdout(&json)).unwrap();
+    let found: Vec<(String, String, u64)> = json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["code"].as_str().unwrap().to_owned(), d["file"].as_str().unwrap_or_default().to_owned(), d["line"].as_u64().unwrap_or(0)))
+        .collect();
+    assert!(found.iter().any(|(c, f, r)| c == "HW001" && f.ends_with("train_vicuna_7b.sh") && *r == 8), "{found:?}");
+    assert!(found.iter().any(|(c, f, _)| c == "MIG006" && f.ends_with("train_vicuna_7b.sh")), "{found:?}");
+    // FastChat's own arguments (`--data_path`, `--lazy_preprocess`) are not unknown TrainingArguments keys.
+    assert!(!found.iter().any(|(c, ..)| c == "SCH003" || c == "SCH008"), "{found:?}");
+    // The DeepSpeed JSON sees the same run: its "auto" filled from the flags.
+    let shown = show(&dir, "playground/zero3.json", &[]);
+    assert!(shown.contains("micro_batch    2              scripts/train_vicuna_7b.sh:11"), "{shown}");
+    assert!(shown.contains("precision      bf16-mixed     scripts/train_vicuna_7b.sh:8"), "{shown}");
+    assert!(shown.contains("effective batch: 128"), "{shown}");
+}
+
+/// Issue 23 item 6: an all-`"auto"` DeepSpeed JSON that nothing links is not "All checks passed".
+#[test]
+fn an_all_auto_deepspeed_config_alone_says_nothing_was_checked() {
+    let dir = repo("all-auto", &[("ds_z3.json", ZERO3_AUTO)]);
+    let output = common::trainlint_in(&dir, &["check", "."]);
+    let out = common::stdout(&output);
+    assert!(!out.contains("All checks passed"), "{out}");
+    assert!(out.contains("No findings, but nothing was checked: 1 file read, and every batch and precision value is \"auto\""), "{out}");
+    let listing = common::stdout(&common::trainlint_in(&dir, &["check", ".", "--show-files"]));
+    assert!(listing.contains("read as deepspeed; batch and precision not checked"), "{listing}");
+}
+
+/// Done-when: `check .` on a folder holding a training script that exports the allocator
+/// settings reports ENV/MIG findings with no manifest (the seed RNA-3E-FFI's layout).
+#[test]
+fn a_training_script_exporting_allocator_settings_is_found_by_walking() {
+    let script = "#!/bin/bash\nexport PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True,max_split_size_mb:512\npython -m rna3effi.train --config configs/base.yaml --batch-size 8\n";
+    let dir = repo("alloc", &[("scripts/train.sh", script)]);
+    let output = common::trainlint_in(&dir, &["check", ".", "--output-format", "concise"]);
+    let out = common::stdout(&output);
+    assert!(out.contains("scripts/train.sh:2:8: MIG006"), "{out}");
+    assert!(out.contains("scripts/train.sh:2:") && out.contains("ENV002"), "{out}");
+}
+
+/// `llamafactory-cli train` under `FORCE_TORCHRUN=1 NNODES=2 NPROC_PER_NODE=8` gives the
+/// YAML it trains world 16 (LLaMA-Factory `cli.py`).
+#[test]
+fn llamafactory_cli_gives_its_yaml_the_torchrun_world() {
+    let yaml = "model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nstage: sft\ndo_train: true\nfinetuning_type: lora\nlora_target: all\ndataset: identity\ncutoff_len: 2048\nper_device_train_batch_size: 1\ngradient_accumulation_steps: 8\nlearning_rate: 1.0e-4\nbf16: true\noutput_dir: saves/llama3-8b/lora/sft\n";
+    let script = "#!/bin/bash\nFORCE_TORCHRUN=1 NNODES=2 NODE_RANK=0 MASTER_ADDR=192.168.0.1 MASTER_PORT=29500 NPROC_PER_NODE=8 \\\n  llamafactory-cli train examples/train_lora/llama3_lora_sft.yaml\n";
+    let dir = repo("lmf", &[("examples/train_lora/llama3_lora_sft.yaml", yaml), ("examples/multi_node.sh", script)]);
+    let shown = show(&dir, "examples/train_lora/llama3_lora_sft.yaml", &[]);
+    assert!(shown.contains("effective batch: 128 = 1 micro batch × 8 accumulation × 16 data-parallel world"), "{shown}");
+    assert!(shown.contains("examples/multi_node.sh:2 (llamafactory-cli train (torchrun) NNODES=2 × NPROC_PER_NODE=8)"), "{shown}");
+}
