@@ -200,7 +200,10 @@ const ZERO3_AUTO: &str = "{\n  \"bf16\": {\"enabled\": \"auto\"},\n  \"zero_opti
 
 #[test]
 fn a_launch_script_with_training_flags_is_checked_as_the_run() {
-    let dir = repo("fastchat", &[("scripts/train_vicuna_7b.sh", FASTCHAT), ("playground/zero3.json", ZERO3_AUTO), ("setup.sh", "pip install --upgrade pip\npip install -e .\n")]);
+    let dir = repo(
+        "fastchat",
+        &[("scripts/train_vicuna_7b.sh", FASTCHAT), ("playground/zero3.json", ZERO3_AUTO), ("setup.sh", "pip install --upgrade pip\npip install -e .\n")],
+    );
     let files = common::trainlint_in(&dir, &["check", ".", "--show-files"]);
     let listing = common::stdout(&files);
     assert!(listing.contains("scripts/train_vicuna_7b.sh  checked as hf-trainer"), "{listing}");

@@ -14,7 +14,7 @@ pub struct HfTrainer;
 /// (trl `trl/trainer/model_config.py`), the `ModelArguments` of the transformers example scripts
 /// (`examples/pytorch/language-modeling/run_clm.py`) and of the trainers built on them
 /// (each dialect file cites its own), parsed from the same file by `HfArgumentParser`.
-pub const BINDINGS: [(Role, &str); 9] = [
+pub const BINDINGS: [(Role, &str); 11] = [
     (Role::Model, "model_name_or_path"),
     (Role::MicroBatch, "per_device_train_batch_size"),
     (Role::Accumulation, "gradient_accumulation_steps"),
@@ -29,6 +29,13 @@ pub const BINDINGS: [(Role, &str); 9] = [
     // TRL's trainers: `SFTConfig.max_length` (the spelling since TRL 0.20; `max_seq_length` before),
     // `DPOConfig`/`ORPOConfig`/`KTOConfig.max_length` (prompt + completion, `trl/trainer/dpo_config.py`).
     (Role::SequenceLength, "max_length"),
+    // The scripts built on TrainingArguments add their own: `model_max_length` ("Maximum sequence
+    // length. Sequences will be right padded (and possibly truncated).", tatsu-lab/stanford_alpaca
+    // `train.py` and lm-sys/FastChat `fastchat/train/train.py` `TrainingArguments`), and run_clm's
+    // `block_size` (the length texts are grouped into, transformers
+    // `examples/pytorch/language-modeling/run_clm.py` `DataTrainingArguments`).
+    (Role::SequenceLength, "model_max_length"),
+    (Role::SequenceLength, "block_size"),
 ];
 
 /// The TrainingArguments keys a typo most often hides.
