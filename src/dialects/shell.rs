@@ -1,5 +1,7 @@
-//! Training flags of a shell script (the manifest's `[shell]`). A `.sh` file
-//! is this dialect by its format, before any other evidence.
+//! Training flags of a shell script. With the manifest's `[shell]`, a script is this dialect
+//! and its flags are bound as `[shell.flags]` says. Without it, a script whose launch line's
+//! flags show a framework is read as that framework (`resolve::script`); one that launches a
+//! training program or exports settings, with no framework in its flags, is this dialect.
 
 use super::{Doc, Dialect, Framework};
 use crate::schema::{Manifest, Role};
@@ -24,7 +26,7 @@ impl Framework for Shell {
 
     fn doc(&self) -> Doc {
         Doc {
-            evidence: "a `.sh` script, with `[shell]` in the manifest",
+            evidence: "a launch script (`.sh`, `.bash`, `.slurm`, `.sbatch`) whose flags show no framework, or any script with `[shell]` in the manifest",
             roles: "`[shell.flags]`",
             semantics: "flags of the training command",
         }

@@ -125,7 +125,10 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("default" = null), example = serde_json::json!({"overrides": ["experiment=example", "trainer=gpu"]}))]
     pub hydra: Option<Hydra>,
-    /// Training flags in shell scripts (`.sh` files are checked when this is set).
+    /// Training flags of a program trainlint does not know, in shell scripts: which command is
+    /// the run and which flag holds which role. Without it, a script's launch line is read by the
+    /// framework its flags show (HF TrainingArguments, LLaMA-Factory, …), and a script that
+    /// launches nothing is skipped.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("default" = null), example = serde_json::json!({"command": "python -m aam.cli pretrain", "flags": {"--batch-size": "micro_batch"}}))]
     pub shell: Option<Shell>,
