@@ -45,6 +45,7 @@ bf16 compute) on the random-weight model, then optionally peft.prepare_model_for
 Usage (on a CUDA machine; QLoRA rows need --bnb-path, see data/measured_gpu_peaks.md):
   python3 scripts/measure_gpu_peaks.py --out data/measured_h200.json --bnb-path .whl/bnb_site
   python3 scripts/measure_gpu_peaks.py --list
+  python3 scripts/measure_gpu_peaks.py --round3 --out $OUT/measured_h100.json --bnb-path .whl/bnb_site  # issue 24 item 4
   python3 scripts/measure_gpu_peaks.py --only lora-l8b-r16-all-bf16-mixed-s2048-m2-ckpt --out /tmp/x.json --append
 Anywhere (no GPU needed):
   python3 scripts/measure_gpu_peaks.py --check-params          # architectures vs published totals

@@ -356,6 +356,9 @@ struct Fields {
     current_at: usize,
     unknown: bool,
     started: bool,
+    /// Keep a field with unknown parts as text (an assignment's value: the parts known stay
+    /// usable where the variable is split into words later).
+    keep_unknown: bool,
 }
 
 impl Fields {
@@ -364,6 +367,7 @@ impl Fields {
             self.current_at = at;
         }
         self.started = true;
+        self.unknown |= s.contains(UNKNOWN);
         self.current.push_str(s);
     }
 
@@ -380,7 +384,7 @@ impl Fields {
         if self.started {
             let field = std::mem::take(&mut self.current);
             // `--flag=$UNSET` keeps its flag: the value is unknown, not the flag.
-            let keep = !self.unknown || field.starts_with("--") && field.split_once('=').is_some_and(|(name, _)| !name.contains(UNKNOWN));
+            let keep = !self.unknown || self.keep_unknown || field.starts_with("--") && field.split_once('=').is_some_and(|(name, _)| !name.contains(UNKNOWN));
             self.done.push((keep.then_some(field), self.current_at));
         }
         self.unknown = false;
@@ -496,8 +500,8 @@ impl Reader<'_> {
                     };
                 }
                 let default = match self.expand_string(word, notes) {
-                    Some(d) => d,
-                    None => return Expanded::Unknown,
+                    Some(d) if !d.contains(UNKNOWN) => d,
+                    _ => return Expanded::Unknown,
                 };
                 let what = if positional { "a positional parameter, unset when linting" } else { "not set by the script; the environment is never read" };
                 notes.push(format!("${{{name}{op}{word}}} read as {default} (${name} is {what})"));
@@ -530,19 +534,18 @@ impl Reader<'_> {
 
     /// A string expanded without word splitting (an assignment's value, a default);
     /// `None` when any part of it is unknown.
+    /// Parts known only at run time are `UNKNOWN` in the text (`--master_port \0`): where the
+    /// value is later split into words, only those words are unknown.
     fn expand_string(&mut self, raw: &str, notes: &mut Vec<String>) -> Option<String> {
         let fields = self.expand(raw, false, notes);
-        if fields.iter().any(|(f, _)| f.as_ref().is_none_or(|f| f.contains(UNKNOWN))) {
-            return None;
-        }
-        Some(fields.into_iter().filter_map(|(f, _)| f).collect::<Vec<_>>().join(" "))
+        Some(fields.into_iter().map(|(f, _)| f.unwrap_or_else(|| UNKNOWN.to_string())).collect::<Vec<_>>().join(" "))
     }
 
     /// Expands a raw word into fields, each with its byte offset in `raw`.
     /// `split`: unquoted expansions are split at whitespace (a command's words).
     fn expand(&mut self, raw: &str, split: bool, notes: &mut Vec<String>) -> Vec<(Option<String>, usize)> {
         let bytes = raw.as_bytes();
-        let mut fields = Fields::default();
+        let mut fields = Fields { keep_unknown: !split, ..Fields::default() };
         let mut i = 0;
         let mut quoted_any = false;
         let mut in_double = false;
@@ -875,7 +878,7 @@ fn read_into(reader: &mut Reader, chunk: &str, offset: usize, depth: usize, scri
             .filter_map(|name| {
                 let prefixed = values.iter().find(|(n, _)| n == name).filter(|_| prefix).map(|(_, v)| v.fields.clone());
                 let exported = reader.vars.get(*name).filter(|v| v.exported).map(|v| v.fields.clone());
-                prefixed.or(exported).map(|fields| ((*name).to_owned(), fields.map(|f| f.join(" "))))
+                prefixed.or(exported).map(|fields| ((*name).to_owned(), fields.map(|f| f.join(" ")).filter(|v| !v.contains(UNKNOWN))))
             })
             .collect();
         if !prefix {
@@ -1376,15 +1379,14 @@ fn launch_from(words: &[Option<String>], start: usize, sb: &Sbatch, command: &Co
         // LLaMA-Factory src/llamafactory/cli.py: `llamafactory-cli train` (alias `lmf`).
         ("llamafactory-cli" | "lmf", _, "train") => "llamafactory",
         (p, md, _) if (p.starts_with("python") && (!md.is_empty() || text(m).ends_with(".py"))) || p == "litgpt" || p.ends_with(".py") => "program",
-        _ => {
-            // A wrapper that passes the command after `--` (`submit --gpus 8 -- torchrun …`).
-            let dash = words[i..].iter().position(|w| w.as_deref() == Some("--")).map(|p| p + i)?;
-            if depth >= MAX_NESTING {
-                return None;
-            }
-            return launch_from(words, dash + 1, sb, command, line, depth + 1);
-        }
+        _ => return wrapped(words, i, sb, command, line, depth),
     };
+    // `python mason.py --gpus 8 -- accelerate launch …`: a program that passes a launch after `--`.
+    if kind == "program"
+        && let Some(found) = wrapped(words, i, sb, command, line, depth)
+    {
+        return Some(found);
+    }
     // Where the launcher's own options start, and where the program starts.
     let own_start = match kind {
         "program" => i,
@@ -1406,6 +1408,9 @@ fn launch_from(words: &[Option<String>], start: usize, sb: &Sbatch, command: &Co
     let program_at = script_at.unwrap_or(words.len()).min(words.len());
     let own = &words[own_start.min(program_at)..program_at];
     let program = &words[program_at..];
+    // Launcher options held in a variable known only at run time (`torchrun $DISTRIBUTED_ARGS`
+    // with it unset): an option it does not show may be in there.
+    let opaque = own.iter().any(|w| w.as_deref().is_none_or(|w| w.contains(UNKNOWN)));
     let mut accelerate_config = None;
     let (world, what): (Option<u64>, String) = match kind {
         // torchtune/_cli/run.py: with no torchrun option before the recipe, `tune run` runs the
@@ -1422,6 +1427,7 @@ fn launch_from(words: &[Option<String>], start: usize, sb: &Sbatch, command: &Co
                     Some(v) => v.parse().map(|n| (n, format!("srun --nodes={v}"))).map_err(|_| format!("srun --nodes={v}")),
                     None => sb.nodes.clone().map(|(n, w)| (n, format!("#SBATCH {w}"))).ok_or_else(|| "srun without #SBATCH --nodes".to_owned()),
                 },
+                Flag::Absent if opaque => Err("options known only at run time may set --nnodes".into()),
                 Flag::Absent => Ok((1, "one node".into())),
                 Flag::Unknown => Err("--nnodes is known only at run time".into()),
                 Flag::Value(v) => match v.split_once(':') {
@@ -1431,6 +1437,7 @@ fn launch_from(words: &[Option<String>], start: usize, sb: &Sbatch, command: &Co
                 },
             };
             let procs: Result<(u64, String), String> = match flag(own, &["--nproc_per_node", "--nproc-per-node"]) {
+                Flag::Absent if opaque => Err("options known only at run time may set --nproc_per_node".into()),
                 Flag::Absent => Ok((1, "--nproc_per_node default 1".into())),
                 Flag::Value(v) => {
                     v.parse().map(|n| (n, format!("--nproc_per_node={v}"))).map_err(|_| format!("--nproc_per_node={v} counts the machine's GPUs"))
@@ -1450,6 +1457,7 @@ fn launch_from(words: &[Option<String>], start: usize, sb: &Sbatch, command: &Co
                 Err(_) => (None, format!("accelerate launch --num_processes={v} is not a number")),
             },
             Flag::Unknown => (None, "accelerate launch: --num_processes is known only at run time".into()),
+            Flag::Absent if opaque => (None, "accelerate launch: options known only at run time may set --num_processes".into()),
             Flag::Absent => {
                 accelerate_config = flag(own, &["--config_file", "--config-file"]).value().map(str::to_owned);
                 (None, "accelerate launch without --num_processes".into())
@@ -1517,8 +1525,11 @@ fn launch_from(words: &[Option<String>], start: usize, sb: &Sbatch, command: &Co
             // srun/mpirun start one process per task; a framework CLI counts its own devices.
             // jsonargparse (litgpt, LightningCLI): a flag after `--config` overrides the file's value.
             let num = |f: Flag| f.value().and_then(|v| v.parse::<u64>().ok());
-            let devices = num(flag(program, &["--devices", "--trainer.devices", "--gpus"]));
-            let nodes = num(flag(program, &["--num_nodes", "--num-nodes", "--trainer.num_nodes"]));
+            // litgpt's CLI takes `--devices`/`--num_nodes`; any LightningCLI `--trainer.devices`. A
+            // `--gpus` of an unknown program is its own (open-instruct's `mason.py --gpus 8`).
+            let litgpt = first == "litgpt";
+            let devices = num(flag(program, if litgpt { &["--devices", "--trainer.devices"] } else { &["--trainer.devices"] }));
+            let nodes = num(flag(program, if litgpt { &["--num_nodes", "--num-nodes", "--trainer.num_nodes"] } else { &["--trainer.num_nodes"] }));
             match (mpi, srun, devices) {
                 (Some(n), _, _) => (Some(n), format!("mpirun -np {n}")),
                 (None, _, Some(d)) => (d.checked_mul(nodes.unwrap_or(1)), format!("--devices {d} × --num_nodes {}", nodes.unwrap_or(1))),
@@ -1561,6 +1572,24 @@ fn launch_from(words: &[Option<String>], start: usize, sb: &Sbatch, command: &Co
     launch.what = format!("{what}{}", launch.what);
     launch.accelerate_config = accelerate_config;
     Some((launch, program_at))
+}
+
+/// A wrapper that passes the command after `--` (`submit --gpus 8 -- torchrun …`, open-instruct's
+/// `python mason.py … -- accelerate launch …`): the launch after `--` gives the configs and the
+/// flags, but not the world — how many times, on how many nodes, the wrapper runs the command
+/// (and what it rewrites in it) is the wrapper's own.
+fn wrapped(words: &[Option<String>], i: usize, sb: &Sbatch, command: &Command, line: usize, depth: usize) -> Option<(Launch, usize)> {
+    let dash = words[i..].iter().position(|w| w.as_deref() == Some("--")).map(|p| p + i)?;
+    if depth >= MAX_NESTING {
+        return None;
+    }
+    let (mut launch, at) = launch_from(words, dash + 1, sb, command, line, depth + 1)?;
+    let wrapper = words.get(i).cloned().flatten().unwrap_or_default();
+    let wrapper = words.get(i + 1).cloned().flatten().filter(|w| wrapper.starts_with("python") && w.ends_with(".py")).unwrap_or(wrapper);
+    let inner = launch.world.map_or(String::new(), |w| format!(" (the launch after it says {w})"));
+    launch.world = None;
+    launch.what = format!("the command after `--` of `{wrapper}`: the wrapper decides where and how often it runs{inner}");
+    Some((launch, at))
 }
 
 fn launcher_name(kind: &str) -> &'static str {
@@ -1786,7 +1815,22 @@ mod tests {
         let l = one("bash -c \"torchrun --nproc_per_node 4 train.py --config c.yaml\"\n");
         assert_eq!((l.world, l.configs.clone()), (Some(4), vec!["c.yaml".to_owned()]));
         // A job submitter passing the command after `--`.
-        assert_eq!(one("submit_job --gpus 16 --queue a100 -- torchrun --nnodes 2 --nproc_per_node 8 train.py c.yaml\n").world, Some(16));
+        let l = one("submit_job --gpus 16 --queue a100 -- torchrun --nnodes 2 --nproc_per_node 8 train.py c.yaml\n");
+        assert_eq!((l.world, l.configs.clone()), (None, vec!["c.yaml".to_owned()]), "the wrapper decides: {}", l.what);
+        assert!(l.what.contains("the command after `--` of `submit_job`") && l.what.contains("says 16"), "{}", l.what);
+        // open-instruct: `python mason.py --gpus 8 --num_nodes 2 -- accelerate launch --num_processes 4 …`.
+        let l = one(
+            "python mason.py --cluster ai2/jupiter --gpus 8 --num_nodes 2 -- accelerate launch --num_processes 4 open_instruct/finetune.py --per_device_train_batch_size 1\n",
+        );
+        assert_eq!(l.world, None, "{}", l.what);
+        assert!(l.what.contains("`mason.py`"), "{}", l.what);
+        assert_eq!(one("python foo.py --gpus 8 --per_device_train_batch_size 2\n").world, None, "an unknown program's --gpus is its own");
+        // Megatron: `$RANDOM` in one option leaves the others known; an unset options variable hides them.
+        let l = one(
+            "GPUS_PER_NODE=16\nNNODES=1\nMASTER_PORT=$(($RANDOM + 1024))\nDISTRIBUTED_ARGS=\"--nproc_per_node $GPUS_PER_NODE --nnodes $NNODES --master_port $MASTER_PORT\"\npython -m torch.distributed.run $DISTRIBUTED_ARGS finetune_gpt.py --micro-batch-size 4\n",
+        );
+        assert_eq!(l.world, Some(16), "{}", l.what);
+        assert_eq!(one("torchrun $UNSET_ARGS train.py --config c.yaml\n").world, None);
         assert_eq!(one("srun --unbuffered --nodes 4 torchrun --nproc_per_node 8 train.py c.yaml\n").world, Some(32));
     }
 

@@ -80,7 +80,10 @@ fn read_script(settings: &Settings, script: &Path, base: &Path) -> Vec<Found> {
     let mut out = Vec::new();
     for launch in launches(&text) {
         let starts: Vec<PathBuf> = {
+            // Launch lines are run from the script's folder or the project root (LLaMA-Factory's
+            // `examples/extras/fsdp_qlora/train.sh` names `examples/accelerate/fsdp_config.yaml`).
             let mut s = vec![dir.clone(), base.to_path_buf()];
+            s.extend(project_roots(settings));
             if let Some(program) = launch.script.as_deref().and_then(|p| Path::new(p).parent()) {
                 s.push(dir.join(program));
                 s.push(base.join(program));
@@ -105,22 +108,45 @@ fn read_script(settings: &Settings, script: &Path, base: &Path) -> Vec<Found> {
         // accelerate/commands/launch.py: without `--num_processes`, the config file's
         // `num_processes` (the total over all machines) is the world.
         if world.is_none()
-            && let Some(file) = &launch.accelerate_config
-            && let Some(path) = starts.iter().map(|s| s.join(file)).find(|p| loader.is_file(p))
-            && let Ok(document) = loader.load(&path, file, crate::load::Format::Yaml)
-            && let Ok(root) = &document.root
-            && let Some(Value::Int(n)) = root.get("num_processes").map(|n| &n.value)
-            && *n > 0
+            && let Some((n, how)) = accelerate_world(settings, &starts, &launch)
         {
-            world = Some(*n as u64);
-            what = format!(
-                "accelerate launch --config_file {file} (num_processes: {n}){}",
-                launch.what.split_once(';').map(|(_, n)| format!(";{n}")).unwrap_or_default()
-            );
+            world = Some(n);
+            what = how;
         }
         out.push(Found { path: script.to_path_buf(), display: display.clone(), launch, world, what, configs });
     }
     out
+}
+
+/// The folders a launch line's relative paths may start from besides the script's: the project
+/// roots (the manifest's folder, the git work tree, the checked paths).
+fn project_roots(settings: &Settings) -> Vec<PathBuf> {
+    let mut out = vec![settings.root.clone()];
+    out.extend(settings.loader.roots().iter().cloned());
+    out
+}
+
+/// accelerate/commands/launch.py: without `--num_processes`, the `--config_file` YAML's
+/// `num_processes` (the total over all machines) is the world; the file is tried from each start.
+fn accelerate_world(settings: &Settings, starts: &[PathBuf], launch: &Launch) -> Option<(u64, String)> {
+    let loader = &settings.loader;
+    let file = launch.accelerate_config.as_ref()?;
+    let path = starts.iter().map(|s| s.join(file)).find(|p| loader.is_file(p))?;
+    let document = loader.load(&path, file, crate::load::Format::Yaml).ok()?;
+    let root = document.root.as_ref().ok()?;
+    let Some(Value::Int(n)) = root.get("num_processes").map(|n| &n.value) else { return None };
+    (*n > 0).then(|| {
+        let notes = launch.what.split_once(';').map(|(_, n)| format!(";{n}")).unwrap_or_default();
+        (*n as u64, format!("accelerate launch --config_file {file} (num_processes: {n}){notes}"))
+    })
+}
+
+/// The world a launch script's own launch line gives when it names an accelerate config
+/// file instead of `--num_processes` (the script is the run: LMFlow's `run_finetune.sh`).
+pub fn own_accelerate_world(settings: &Settings, script: &Path, launch: &Launch) -> Option<(u64, String)> {
+    let mut starts = vec![script.parent().unwrap_or(Path::new("")).to_path_buf()];
+    starts.extend(project_roots(settings));
+    accelerate_world(settings, &starts, launch)
 }
 
 /// Every launch found from `folder` down, memoized per folder for the run.

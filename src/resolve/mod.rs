@@ -178,7 +178,13 @@ fn script(document: &Document, root: &Node, settings: &Settings) -> ResolvedConf
     let source = &document.source;
     let command = settings.manifest.shell.as_ref().and_then(|s| s.command.as_deref());
     let launch = crate::load::shell::chosen_launch(source.text(), command);
-    let own = launch.as_ref().and_then(|l| l.world.map(|w| (w, format!("{}:{} ({})", source.display(), l.line, l.what))));
+    let own = launch.as_ref().and_then(|l| {
+        let (world, what) = match l.world {
+            Some(w) => (w, l.what.clone()),
+            None => launch::own_accelerate_world(settings, source.path(), l)?,
+        };
+        Some((world, format!("{}:{} ({what})", source.display(), l.line)))
+    });
     let detection = if settings.manifest.shell.is_some() {
         Detection { dialect: crate::dialects::shell::SHELL, reason: crate::dialects::shell::reason(command), declared: false }
     } else {
