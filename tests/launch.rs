@@ -271,3 +271,32 @@ fn llamafactory_cli_gives_its_yaml_the_torchrun_world() {
     assert!(shown.contains("effective batch: 128 = 1 micro batch × 8 accumulation × 16 data-parallel world"), "{shown}");
     assert!(shown.contains("examples/multi_node.sh:2 (llamafactory-cli train (torchrun) NNODES=2 × NPROC_PER_NODE=8)"), "{shown}");
 }
+
+/// Real layouts from the survey (book: batch page, "Launch scripts on public repositories"):
+/// LMFlow's `scripts/run_finetune.sh` is the run and takes accelerate's `--config_file`
+/// `num_processes`; LLaMA-Factory's `examples/extras/fsdp_qlora/train.sh` names its files from
+/// the repository root, three folders up.
+#[test]
+fn a_script_run_takes_its_accelerate_config_and_root_relative_paths_link() {
+    let lmflow = "#!/bin/bash\nmodel_name_or_path=meta-llama/Llama-2-7b-hf\noutput_dir=output_models/finetune\nexp_id=finetune\naccelerate launch --config_file configs/accelerate_fsdp_config.yaml \\\n  examples/finetune.py \\\n    --model_name_or_path ${model_name_or_path} \\\n    --output_dir ${output_dir} --overwrite_output_dir \\\n    --num_train_epochs 0.01 \\\n    --learning_rate 2e-5 \\\n    --block_size 512 \\\n    --per_device_train_batch_size 1 \\\n    --bf16 \\\n    --gradient_checkpointing 1 \\\n    --run_name ${exp_id}\n";
+    let accelerate = "compute_environment: LOCAL_MACHINE\ndistributed_type: FSDP\nmixed_precision: bf16\nnum_machines: 1\nnum_processes: 8\n";
+    let lmf_script = "#!/bin/bash\n# FSDP+QLoRA\n\nCUDA_VISIBLE_DEVICES=0,1 accelerate launch \\\n    --config_file examples/accelerate/fsdp_config.yaml \\\n    src/train.py examples/extras/fsdp_qlora/llama3_lora_sft.yaml\n";
+    let lmf_yaml = "model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct\nquantization_bit: 4\nstage: sft\ndo_train: true\nfinetuning_type: lora\nlora_target: all\ndataset: identity\ncutoff_len: 2048\nper_device_train_batch_size: 1\ngradient_accumulation_steps: 8\nlearning_rate: 1.0e-4\nbf16: true\noutput_dir: saves/llama3-8b/lora/sft\n";
+    let dir = repo(
+        "real-layouts",
+        &[
+            ("scripts/run_finetune.sh", lmflow),
+            ("configs/accelerate_fsdp_config.yaml", accelerate),
+            ("examples/extras/fsdp_qlora/train.sh", lmf_script),
+            ("examples/extras/fsdp_qlora/llama3_lora_sft.yaml", lmf_yaml),
+            ("examples/accelerate/fsdp_config.yaml", &accelerate.replace("num_processes: 8", "num_processes: 2")),
+        ],
+    );
+    let shown = show(&dir, "scripts/run_finetune.sh", &[]);
+    assert!(shown.contains("effective batch: 8 = 1 micro batch × 1 accumulation × 8 data-parallel world (world size 8 from scripts/run_finetune.sh:5 (accelerate launch --config_file configs/accelerate_fsdp_config.yaml (num_processes: 8)))"), "{shown}");
+    assert!(shown.contains("meta-llama/Llama-2-7b-hf scripts/run_finetune.sh:2"), "a value from a variable: its assignment's line\n{shown}");
+    // `--gradient_checkpointing 1`: HfArgumentParser's `string_to_bool` reads 1 as True.
+    assert!(shown.contains("activation_checkpointing") && shown.contains("full"), "{shown}");
+    let shown = show(&dir, "examples/extras/fsdp_qlora/llama3_lora_sft.yaml", &[]);
+    assert!(shown.contains("effective batch: 16 = 1 micro batch × 8 accumulation × 2 data-parallel world"), "{shown}");
+}

@@ -64,7 +64,9 @@ pub fn switches(root: &Node, out: &mut DerivedRoles) {
     // `"auto"` is not bf16: it is decided at launch (a framework's own `auto`, or a
     // value filled in by another tool), so it is the precision `auto`, unknown
     // until then; HW001 never reports it (issue 15 item 5).
-    let on = |path: &str| root.get_dotted(path).is_some_and(|n| n.value == crate::load::Value::Bool(true) || n.as_str() == Some("true"));
+    let on = |path: &str| {
+        root.get_dotted(path).is_some_and(|n| n.value == crate::load::Value::Bool(true) || n.as_str() == Some("true") || matches!(n.value, crate::load::Value::Int(i) if i != 0))
+    };
     let auto = |path: &str| root.get_dotted(path).and_then(|n| n.as_str()).is_some_and(|s| s.eq_ignore_ascii_case("auto"));
     if on("pure_bf16") {
         out.push(Role::Precision, "bf16-true".into(), "pure_bf16");

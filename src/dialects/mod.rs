@@ -379,8 +379,11 @@ impl DerivedRoles {
 }
 
 /// A switch that is on: `true`, `"true"` or `"auto"`.
+/// A switch that is on: `true`, `"true"`, `"auto"`, or a non-zero integer (Python's truth of
+/// `1`, and HfArgumentParser's `string_to_bool`, which reads `--gradient_checkpointing 1` as True).
 pub fn truthy(root: &Node, path: &str) -> bool {
-    root.get_dotted(path).is_some_and(|n| n.value == Value::Bool(true) || n.as_str() == Some("auto") || n.as_str() == Some("true"))
+    root.get_dotted(path)
+        .is_some_and(|n| n.value == Value::Bool(true) || n.as_str() == Some("auto") || n.as_str() == Some("true") || matches!(n.value, Value::Int(i) if i != 0))
 }
 
 /// Whether `key` occurs in the tree within `depth` levels.
