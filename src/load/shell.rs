@@ -106,10 +106,11 @@ pub struct Script {
 }
 
 /// Bounds on what one script may make the reader do.
-const MAX_WORDS: usize = 100_000;
+const MAX_WORDS: usize = 1 << 20;
 const MAX_VALUE_BYTES: usize = 64 * 1024;
 const MAX_NESTING: usize = 4;
 
+#[cfg(test)]
 fn line_of(text: &str, at: usize) -> usize {
     text.as_bytes()[..at.min(text.len())].iter().filter(|b| **b == b'\n').count() + 1
 }
@@ -286,8 +287,18 @@ fn syntax(message: &str, at: usize) -> LoadError {
     LoadError::Syntax { message: message.into(), span: at..at + 1 }
 }
 
+/// How deep `$(` and quotes may nest inside one word (deeper is a syntax error, not a stack overflow).
+const MAX_WORD_NESTING: usize = 64;
+
 /// The byte after the `close` matching the `open` at `at` (quotes inside skipped).
 fn balanced(text: &str, at: usize, open: u8, close: u8) -> Option<usize> {
+    balanced_at(text, at, open, close, 0)
+}
+
+fn balanced_at(text: &str, at: usize, open: u8, close: u8, nesting: usize) -> Option<usize> {
+    if nesting > MAX_WORD_NESTING {
+        return None;
+    }
     let bytes = text.as_bytes();
     let mut depth = 0usize;
     let mut i = at;
@@ -295,7 +306,7 @@ fn balanced(text: &str, at: usize, open: u8, close: u8) -> Option<usize> {
         match bytes[i] {
             b'\\' => i += 1,
             b'\'' if open != b'{' => i += text[i + 1..].find('\'')? + 1,
-            b'"' => i = double_quote_end(text, i)? - 1,
+            b'"' => i = double_quote_end_at(text, i, nesting + 1)? - 1,
             c if c == open => depth += 1,
             c if c == close => {
                 depth -= 1;
@@ -312,13 +323,20 @@ fn balanced(text: &str, at: usize, open: u8, close: u8) -> Option<usize> {
 
 /// The byte after the `"` closing the one at `at`; `$(…)` inside may hold quotes.
 fn double_quote_end(text: &str, at: usize) -> Option<usize> {
+    double_quote_end_at(text, at, 0)
+}
+
+fn double_quote_end_at(text: &str, at: usize, nesting: usize) -> Option<usize> {
+    if nesting > MAX_WORD_NESTING {
+        return None;
+    }
     let bytes = text.as_bytes();
     let mut i = at + 1;
     while i < bytes.len() {
         match bytes[i] {
             b'\\' => i += 2,
             b'"' => return Some(i + 1),
-            b'$' if bytes.get(i + 1) == Some(&b'(') => i = balanced(text, i + 1, b'(', b')')?,
+            b'$' if bytes.get(i + 1) == Some(&b'(') => i = balanced_at(text, i + 1, b'(', b')', nesting + 1)?,
             _ => i += 1,
         }
     }
@@ -402,7 +420,10 @@ enum Expanded {
 struct Reader<'a> {
     vars: HashMap<String, Var>,
     sb: &'a Sbatch,
-    text: &'a str,
+    /// Byte offsets of the script's newlines (a command's line by binary search).
+    newlines: Vec<usize>,
+    /// How deep expansions nest now (`${A:-${B:-…}}`); past `MAX_WORD_NESTING` a value is unknown.
+    depth: usize,
 }
 
 impl Reader<'_> {
@@ -544,6 +565,16 @@ impl Reader<'_> {
     /// Expands a raw word into fields, each with its byte offset in `raw`.
     /// `split`: unquoted expansions are split at whitespace (a command's words).
     fn expand(&mut self, raw: &str, split: bool, notes: &mut Vec<String>) -> Vec<(Option<String>, usize)> {
+        if self.depth > MAX_WORD_NESTING {
+            return vec![(None, 0)];
+        }
+        self.depth += 1;
+        let out = self.expand_inner(raw, split, notes);
+        self.depth -= 1;
+        out
+    }
+
+    fn expand_inner(&mut self, raw: &str, split: bool, notes: &mut Vec<String>) -> Vec<(Option<String>, usize)> {
         let bytes = raw.as_bytes();
         let mut fields = Fields { keep_unknown: !split, ..Fields::default() };
         let mut i = 0;
@@ -667,6 +698,9 @@ impl Reader<'_> {
     /// `$((…))`: integers with `+ - * / %`, parentheses and variables (bash's
     /// arithmetic, checked: an overflow or a division by zero is unknown).
     fn arithmetic(&mut self, body: &str, notes: &mut Vec<String>) -> Option<i64> {
+        if self.depth > MAX_WORD_NESTING {
+            return None;
+        }
         // Substitute `$V`, `${V}` and bare names, then evaluate.
         let mut expr = String::new();
         let bytes = body.as_bytes();
@@ -772,7 +806,8 @@ fn is_assignment(word: &str) -> bool {
 pub fn read(text: &str) -> Result<Script, LoadError> {
     let sb = sbatch(text);
     let mut script = Script { sb: sb.clone(), ..Script::default() };
-    let mut reader = Reader { vars: HashMap::new(), sb: &sb, text };
+    let newlines = text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i).collect();
+    let mut reader = Reader { vars: HashMap::new(), sb: &sb, newlines, depth: 0 };
     read_into(&mut reader, text, 0, 0, &mut script)?;
     Ok(script)
 }
@@ -789,7 +824,7 @@ fn read_into(reader: &mut Reader, chunk: &str, offset: usize, depth: usize, scri
             words = &words[1..];
         }
         let Some(first) = words.first() else { continue };
-        let line = line_of(reader.text, first.span.start);
+        let line = reader.newlines.partition_point(|n| *n < first.span.start) + 1;
         let mut notes = Vec::new();
         let builtin = matches!(first.raw.as_str(), "export" | "local" | "declare" | "typeset" | "readonly");
         let exported = first.raw == "export" || (builtin && words.iter().skip(1).take_while(|w| w.raw.starts_with('-')).any(|w| w.raw.contains('x')));
@@ -1889,5 +1924,25 @@ mod tests {
         let micro = root.get("per_device_train_batch_size").unwrap();
         assert_eq!((&micro.value, &text[micro.span.clone()]), (&Value::Int(4), "4"));
         assert_eq!(line_of(text, micro.span.start), 1);
+    }
+}
+
+#[cfg(test)]
+mod hostile {
+    use super::*;
+
+    /// Deep nesting and many commands are bounded: no stack overflow, no quadratic line count.
+    #[test]
+    fn deep_nesting_and_long_scripts_are_bounded() {
+        let deep = format!("torchrun --nproc_per_node 2 train.py --x \"{}\"\n", "$(\"".repeat(50_000));
+        let _ = read(&deep);
+        let defaults = format!("X={}1{}\ntorchrun --nproc_per_node $X train.py c.yaml\n", "${A:-".repeat(5_000), "}".repeat(5_000));
+        let _ = launches(&defaults);
+        let arithmetic = format!("torchrun --nproc_per_node $(({}1{})) train.py c.yaml\n", "(".repeat(10_000), ")".repeat(10_000));
+        let _ = launches(&arithmetic);
+        let many = "A=1\n".repeat(200_000) + "torchrun --nproc_per_node 2 train.py c.yaml\n";
+        let started = std::time::Instant::now();
+        assert_eq!(launches(&many).first().map(|l| (l.world, l.line)), Some((Some(2), 200_001)));
+        assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
     }
 }
