@@ -210,7 +210,7 @@ fn left_to_launcher(resolved: &ResolvedConfig) -> bool {
     if resolved.detection.dialect != crate::dialects::deepspeed::DEEPSPEED {
         return false;
     }
-    let auto = |role: Role| resolved.role(role).is_some_and(|v| v.value.as_str().is_some_and(|s| s.eq_ignore_ascii_case("auto")));
+    let auto = |role: Role| resolved.role(role).is_some_and(crate::resolve::RoleValue::is_auto);
     let open = |role: Role| resolved.role(role).is_none() || auto(role);
     let roles = [Role::MicroBatch, Role::Accumulation, Role::GlobalBatch, Role::Precision];
     roles.iter().all(|r| open(*r)) && roles.iter().any(|r| auto(*r))

@@ -318,6 +318,13 @@ impl Evidence<'_> {
 
 /// The first dialect whose key evidence matches, else the first whose layout
 /// evidence does; the last dialect (`unknown`) always matches.
+/// The first framework whose key evidence a tree alone shows (no path, no manifest, no layout:
+/// a launch line's flags say nothing by where the script lies); pseudo-dialects are not frameworks.
+pub fn detect_by_keys(root: &Node) -> Option<(Dialect, String)> {
+    let cx = Evidence { root, path: None, bound_paths: &[], hydra_primary: &|_| None };
+    ALL.iter().filter(|d| !d.pseudo()).find_map(|d| d.evidence(&cx).map(|why| (*d, why)))
+}
+
 pub fn detect(cx: &Evidence) -> (Dialect, String) {
     for dialect in ALL {
         if let Some(reason) = dialect.evidence(cx) {
@@ -378,7 +385,6 @@ impl DerivedRoles {
     }
 }
 
-/// A switch that is on: `true`, `"true"` or `"auto"`.
 /// A switch that is on: `true`, `"true"`, `"auto"`, or a non-zero integer (Python's truth of
 /// `1`, and HfArgumentParser's `string_to_bool`, which reads `--gradient_checkpointing 1` as True).
 pub fn truthy(root: &Node, path: &str) -> bool {

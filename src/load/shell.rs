@@ -45,22 +45,22 @@ struct RawCommand {
 
 /// A heredoc body: text a command reads on its standard input (`cat > x.yaml <<EOF`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Heredoc {
+struct Heredoc {
     /// The body's span (the lines between the operator's line and the delimiter).
-    pub body: Span,
+    body: Span,
     /// The file the command writes it to (`cat > F`, `cat >F`, `tee F`), as written.
-    pub target: Option<String>,
+    target: Option<String>,
 }
 
 /// A word after expansion.
 #[derive(Clone, Debug)]
-pub struct Word {
+struct Word {
     /// `None`: known only at run time.
-    pub text: Option<String>,
-    pub span: Span,
-    pub quoted: Option<ScalarStyle>,
+    text: Option<String>,
+    span: Span,
+    quoted: Option<ScalarStyle>,
     /// For a word that is exactly one variable: where the variable's value is written.
-    pub from_variable: Option<(Span, Option<ScalarStyle>)>,
+    from_variable: Option<(Span, Option<ScalarStyle>)>,
 }
 
 /// A variable's value: its fields (one for a string, the elements of an array),
@@ -82,16 +82,17 @@ struct Var {
 
 /// One command after expansion: its environment prefix and its words.
 #[derive(Clone, Debug)]
-pub struct Command {
+struct Command {
     /// 1-based line of the command's first word.
-    pub line: usize,
-    /// `NAME=value` prefixes and `export NAME=value`: (name, value, span of the whole assignment).
-    pub environment: Vec<(String, Option<String>, Span, String)>,
+    line: usize,
+    /// `NAME=value` prefixes and `export NAME=value`: the whole assignment's span, and
+    /// `NAME=value` as written without quotes (what the ENV rules read).
+    environment: Vec<(Span, String)>,
     /// `export`ed (or prefix) assignments, to report as the process environment.
-    pub exported: bool,
-    pub words: Vec<Word>,
+    exported: bool,
+    words: Vec<Word>,
     /// How unset-variable defaults were read in this command.
-    pub notes: Vec<String>,
+    notes: Vec<String>,
     /// The launcher variables (`LAUNCHER_ENV`) the command's process sees: set as its
     /// prefix or exported before it; `Some(None)` when known only at run time.
     launcher_env: Vec<(String, Option<String>)>,
@@ -99,9 +100,9 @@ pub struct Command {
 
 /// A script read: its commands and heredocs.
 #[derive(Clone, Debug, Default)]
-pub struct Script {
-    pub commands: Vec<Command>,
-    pub heredocs: Vec<Heredoc>,
+struct Script {
+    commands: Vec<Command>,
+    heredocs: Vec<Heredoc>,
     sb: Sbatch,
 }
 
@@ -368,10 +369,8 @@ const UNKNOWN: char = '\0';
 /// One piece of a word being expanded.
 #[derive(Default)]
 struct Fields {
-    done: Vec<(Option<String>, usize)>,
+    done: Vec<Option<String>>,
     current: String,
-    /// Where the current field starts in the raw word (bytes).
-    current_at: usize,
     unknown: bool,
     started: bool,
     /// Keep a field with unknown parts as text (an assignment's value: the parts known stay
@@ -380,19 +379,13 @@ struct Fields {
 }
 
 impl Fields {
-    fn push_str(&mut self, s: &str, at: usize) {
-        if !self.started {
-            self.current_at = at;
-        }
+    fn push_str(&mut self, s: &str) {
         self.started = true;
         self.unknown |= s.contains(UNKNOWN);
         self.current.push_str(s);
     }
 
-    fn unknown(&mut self, at: usize) {
-        if !self.started {
-            self.current_at = at;
-        }
+    fn unknown(&mut self) {
         self.started = true;
         self.unknown = true;
         self.current.push(UNKNOWN);
@@ -403,7 +396,7 @@ impl Fields {
             let field = std::mem::take(&mut self.current);
             // `--flag=$UNSET` keeps its flag: the value is unknown, not the flag.
             let keep = !self.unknown || self.keep_unknown || field.starts_with("--") && field.split_once('=').is_some_and(|(name, _)| !name.contains(UNKNOWN));
-            self.done.push((keep.then_some(field), self.current_at));
+            self.done.push(keep.then_some(field));
         }
         self.unknown = false;
         self.started = false;
@@ -520,10 +513,10 @@ impl Reader<'_> {
                         None => Expanded::Unknown,
                     };
                 }
-                let default = match self.expand_string(word, notes) {
-                    Some(d) if !d.contains(UNKNOWN) => d,
-                    _ => return Expanded::Unknown,
-                };
+                let default = self.expand_string(word, notes);
+                if default.contains(UNKNOWN) {
+                    return Expanded::Unknown;
+                }
                 let what = if positional { "a positional parameter, unset when linting" } else { "not set by the script; the environment is never read" };
                 notes.push(format!("${{{name}{op}{word}}} read as {default} (${name} is {what})"));
                 if op.ends_with('=') && !positional {
@@ -545,28 +538,24 @@ impl Reader<'_> {
                 if op == ":+" && empty {
                     return Expanded::Known(vec![String::new()], None);
                 }
-                match self.expand_string(word, notes) {
-                    Some(x) => Expanded::Known(vec![x], None),
-                    None => Expanded::Unknown,
-                }
+                Expanded::Known(vec![self.expand_string(word, notes)], None)
             }
         }
     }
 
-    /// A string expanded without word splitting (an assignment's value, a default);
-    /// `None` when any part of it is unknown.
-    /// Parts known only at run time are `UNKNOWN` in the text (`--master_port \0`): where the
-    /// value is later split into words, only those words are unknown.
-    fn expand_string(&mut self, raw: &str, notes: &mut Vec<String>) -> Option<String> {
+    /// A string expanded without word splitting (an assignment's value, a default). Parts
+    /// known only at run time are `UNKNOWN` in the text (`--master_port \0`): where the value
+    /// is later split into words, only those words are unknown.
+    fn expand_string(&mut self, raw: &str, notes: &mut Vec<String>) -> String {
         let fields = self.expand(raw, false, notes);
-        Some(fields.into_iter().map(|(f, _)| f.unwrap_or_else(|| UNKNOWN.to_string())).collect::<Vec<_>>().join(" "))
+        fields.into_iter().map(|f| f.unwrap_or_else(|| UNKNOWN.to_string())).collect::<Vec<_>>().join(" ")
     }
 
-    /// Expands a raw word into fields, each with its byte offset in `raw`.
+    /// Expands a raw word into fields (`None`: known only at run time).
     /// `split`: unquoted expansions are split at whitespace (a command's words).
-    fn expand(&mut self, raw: &str, split: bool, notes: &mut Vec<String>) -> Vec<(Option<String>, usize)> {
+    fn expand(&mut self, raw: &str, split: bool, notes: &mut Vec<String>) -> Vec<Option<String>> {
         if self.depth > MAX_WORD_NESTING {
-            return vec![(None, 0)];
+            return vec![None];
         }
         self.depth += 1;
         let out = self.expand_inner(raw, split, notes);
@@ -574,7 +563,7 @@ impl Reader<'_> {
         out
     }
 
-    fn expand_inner(&mut self, raw: &str, split: bool, notes: &mut Vec<String>) -> Vec<(Option<String>, usize)> {
+    fn expand_inner(&mut self, raw: &str, split: bool, notes: &mut Vec<String>) -> Vec<Option<String>> {
         let bytes = raw.as_bytes();
         let mut fields = Fields { keep_unknown: !split, ..Fields::default() };
         let mut i = 0;
@@ -586,32 +575,32 @@ impl Reader<'_> {
                 b'\'' if !in_double => {
                     quoted_any = true;
                     let close = raw[i + 1..].find('\'').map_or(bytes.len(), |n| i + 1 + n);
-                    fields.push_str(&raw[i + 1..close], i + 1);
+                    fields.push_str(&raw[i + 1..close]);
                     i = close + 1;
                 }
                 b'"' => {
                     quoted_any = true;
                     in_double = !in_double;
-                    fields.push_str("", i + 1);
+                    fields.push_str("");
                     i += 1;
                 }
                 b'\\' if i + 1 < bytes.len() => {
                     let ch = raw[i + 1..].chars().next().unwrap_or(' ');
                     if in_double && !matches!(ch, '"' | '\\' | '$' | '`') {
-                        fields.push_str("\\", i);
+                        fields.push_str("\\");
                     }
-                    fields.push_str(&ch.to_string(), i + 1);
+                    fields.push_str(&ch.to_string());
                     i += 1 + ch.len_utf8();
                 }
                 b'`' => {
                     let close = raw[i + 1..].find('`').map_or(bytes.len(), |n| i + 2 + n);
-                    fields.unknown(i);
+                    fields.unknown();
                     i = close;
                 }
                 b'$' => {
                     let (expanded, len) = self.dollar(&raw[i..], notes);
                     match expanded {
-                        Expanded::Unknown => fields.unknown(i),
+                        Expanded::Unknown => fields.unknown(),
                         Expanded::Known(values, array) => {
                             let many = array.is_some() && values.len() != 1 && raw[i..].contains("[@]");
                             if in_double && many {
@@ -620,13 +609,10 @@ impl Reader<'_> {
                                     if n > 0 {
                                         fields.split();
                                     }
-                                    fields.push_str(value, i);
-                                }
-                                if values.is_empty() {
-                                    fields.started = fields.started || !fields.current.is_empty();
+                                    fields.push_str(value);
                                 }
                             } else if in_double || !split {
-                                fields.push_str(&values.join(" "), i);
+                                fields.push_str(&values.join(" "));
                             } else {
                                 // Unquoted: split at whitespace (IFS' default).
                                 let joined = values.join(" ");
@@ -639,7 +625,7 @@ impl Reader<'_> {
                                     if !first {
                                         fields.split();
                                     }
-                                    fields.push_str(piece, i);
+                                    fields.push_str(piece);
                                     first = false;
                                 }
                                 if joined.ends_with(char::is_whitespace) && !joined.trim().is_empty() {
@@ -652,7 +638,7 @@ impl Reader<'_> {
                 }
                 _ => {
                     let ch = raw[i..].chars().next().unwrap_or(' ');
-                    fields.push_str(&ch.to_string(), i);
+                    fields.push_str(&ch.to_string());
                     i += ch.len_utf8();
                 }
             }
@@ -661,7 +647,7 @@ impl Reader<'_> {
             fields.started = true;
         }
         fields.split();
-        for (field, _) in &mut fields.done {
+        for field in &mut fields.done {
             if field.as_ref().is_some_and(|f| f.len() > MAX_VALUE_BYTES) {
                 *field = None;
             }
@@ -803,7 +789,7 @@ fn is_assignment(word: &str) -> bool {
 }
 
 /// Reads a whole script: every command expanded in order.
-pub fn read(text: &str) -> Result<Script, LoadError> {
+fn read(text: &str) -> Result<Script, LoadError> {
     let sb = sbatch(text);
     let mut script = Script { sb: sb.clone(), ..Script::default() };
     let newlines = text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i).collect();
@@ -868,7 +854,7 @@ fn read_into(reader: &mut Reader, chunk: &str, offset: usize, depth: usize, scri
                 let mut elements = Vec::new();
                 let mut known = true;
                 for element in inner.iter().flat_map(|c| &c.words) {
-                    for (field, _) in reader.expand(&element.raw, true, &mut why) {
+                    for field in reader.expand(&element.raw, true, &mut why) {
                         match field {
                             Some(f) => elements.push(f),
                             None => known = false,
@@ -877,7 +863,7 @@ fn read_into(reader: &mut Reader, chunk: &str, offset: usize, depth: usize, scri
                 }
                 known.then_some(elements)
             } else {
-                reader.expand_string(value, &mut why).map(|v| vec![v])
+                Some(vec![reader.expand_string(value, &mut why)])
             };
             let fields = match (append, fields) {
                 (true, Some(more)) => match reader.vars.get(name).map(|v| v.fields.clone()) {
@@ -900,12 +886,7 @@ fn read_into(reader: &mut Reader, chunk: &str, offset: usize, depth: usize, scri
                 None if verbatim => Some(span.start),
                 _ => None,
             };
-            environment.push((
-                name.to_owned(),
-                fields.as_ref().map(|f| f.join(" ")),
-                word.span.clone(),
-                format!("{name}={}", word.unquoted.split_once('=').map_or("", |(_, v)| v)),
-            ));
+            environment.push((word.span.clone(), format!("{name}={}", word.unquoted.split_once('=').map_or("", |(_, v)| v))));
             values.push((name.to_owned(), Var { fields, span, quoted, at: inner_at, notes: why, exported }));
         }
         let launcher_env: Vec<(String, Option<String>)> = LAUNCHER_ENV
@@ -936,10 +917,8 @@ fn read_into(reader: &mut Reader, chunk: &str, offset: usize, depth: usize, scri
         {
             let quote = usize::from(body.raw.starts_with(['"', '\'']));
             let inner = reader.expand_string(&body.raw, &mut notes);
-            if let Some(inner) = inner {
-                read_into(reader, &inner, body.span.start + quote, depth + 1, script)?;
-                continue;
-            }
+            read_into(reader, &inner, body.span.start + quote, depth + 1, script)?;
+            continue;
         }
         let mut expanded = Vec::new();
         for word in program {
@@ -965,14 +944,14 @@ fn read_into(reader: &mut Reader, chunk: &str, offset: usize, depth: usize, scri
                 .and_then(|n| reader.vars.get(n))
                 .filter(|v| v.span.end > v.span.start);
             let many = fields.len() > 1;
-            for (field, at) in fields.drain(..) {
+            for field in fields.drain(..) {
                 let (span, from_variable) = match single_var {
                     Some(var) if !many => (word.span.clone(), Some((var.span.clone(), var.quoted))),
                     Some(var) if var.at.is_some() => {
                         // One field of a variable holding several words: its place in the assignment.
                         let value = var.fields.as_ref().map(|f| f.join(" ")).unwrap_or_default();
                         let base = var.at.unwrap_or(0);
-                        let found = field.as_ref().and_then(|f| nth_field_offset(&value, f, at));
+                        let found = field.as_ref().and_then(|f| nth_field_offset(&value, f));
                         match found {
                             Some(off) => {
                                 let s = base + off..base + off + field.as_ref().map_or(0, String::len);
@@ -999,7 +978,7 @@ fn read_into(reader: &mut Reader, chunk: &str, offset: usize, depth: usize, scri
 }
 
 /// Where `field` starts in `value` (searching from the field's order), for spans into an assignment.
-fn nth_field_offset(value: &str, field: &str, _hint: usize) -> Option<usize> {
+fn nth_field_offset(value: &str, field: &str) -> Option<usize> {
     value.match_indices(field).map(|(at, _)| at).find(|at| {
         let before = value[..*at].chars().next_back().is_none_or(char::is_whitespace);
         let after = value[at + field.len()..].chars().next().is_none_or(char::is_whitespace);
@@ -1028,7 +1007,7 @@ pub fn parse(text: &str, command: Option<&str>) -> Result<Node, LoadError> {
         .iter()
         .filter(|c| c.exported || !c.words.is_empty())
         .flat_map(|c| &c.environment)
-        .map(|(_, _, span, written)| Node { value: Value::Str(written.clone()), span: span.clone(), alias: None, style: Some(ScalarStyle::Plain), origin: 0 })
+        .map(|(span, written)| Node { value: Value::Str(written.clone()), span: span.clone(), alias: None, style: Some(ScalarStyle::Plain), origin: 0 })
         .collect();
     if !environment.is_empty() && !entries.iter().any(|e| e.key == "env") {
         let span = environment[0].span.start..environment[environment.len() - 1].span.end;
@@ -1041,8 +1020,7 @@ pub fn parse(text: &str, command: Option<&str>) -> Result<Node, LoadError> {
 pub fn flags_of_launch(text: &str, line: usize) -> Option<Node> {
     let script = read(text).ok()?;
     let c = script.commands.iter().find(|c| c.line == line)?;
-    let words: Vec<Option<String>> = c.words.iter().map(|w| w.text.clone()).collect();
-    let (_, at) = launch_of(&words, &script.sb, c, c.line)?;
+    let (_, at) = launch_of(c, &script.sb)?;
     let mut entries = Vec::new();
     flags_into(&c.words[at..], &mut entries);
     Some(Node::new(Value::Map(entries), 0..text.len()))
@@ -1050,7 +1028,6 @@ pub fn flags_of_launch(text: &str, line: usize) -> Option<Node> {
 
 /// The command whose flags are the run's: (index in `script.commands`, where its program's words start).
 fn chosen(script: &Script, command: Option<&str>) -> Option<(usize, usize)> {
-    let texts = |c: &Command| c.words.iter().map(|w| w.text.clone()).collect::<Vec<_>>();
     let has_flags = |words: &[Word]| words.iter().any(|w| w.text.as_deref().is_some_and(|t| t.starts_with("--") && t.len() > 2));
     if let Some(prefix) = command {
         return script.commands.iter().enumerate().find_map(|(i, c)| {
@@ -1059,7 +1036,7 @@ fn chosen(script: &Script, command: Option<&str>) -> Option<(usize, usize)> {
         });
     }
     let launched = script.commands.iter().enumerate().find_map(|(i, c)| {
-        let (_, at) = launch_of(&texts(c), &script.sb, c, c.line)?;
+        let (_, at) = launch_of(c, &script.sb)?;
         has_flags(&c.words[at..]).then_some((i, at))
     });
     launched.or_else(|| script.commands.iter().position(|c| has_flags(&c.words)).map(|i| (i, 0)))
@@ -1216,19 +1193,7 @@ fn is_config_path(word: &str) -> bool {
 /// documented at `launch_of`.
 pub fn launches(text: &str) -> Vec<Launch> {
     let Ok(script) = read(text) else { return Vec::new() };
-    script_launches(&script)
-}
-
-/// The launches of a script already read.
-pub fn script_launches(script: &Script) -> Vec<Launch> {
-    script
-        .commands
-        .iter()
-        .filter_map(|c| {
-            let words: Vec<Option<String>> = c.words.iter().map(|w| w.text.clone()).collect();
-            launch_of(&words, &script.sb, c, c.line).map(|(l, _)| l)
-        })
-        .collect()
+    script.commands.iter().filter_map(|c| launch_of(c, &script.sb).map(|(l, _)| l)).collect()
 }
 
 /// The launch whose program's flags `parse` reads (the run the script describes).
@@ -1236,8 +1201,7 @@ pub fn chosen_launch(text: &str, command: Option<&str>) -> Option<Launch> {
     let script = read(text).ok()?;
     let (index, _) = chosen(&script, command)?;
     let c = &script.commands[index];
-    let words: Vec<Option<String>> = c.words.iter().map(|w| w.text.clone()).collect();
-    launch_of(&words, &script.sb, c, c.line).map(|(l, _)| l)
+    launch_of(c, &script.sb).map(|(l, _)| l)
 }
 
 /// A flag's value: `--flag value`, `--flag=value`; `-` and `_` spell the same flag.
@@ -1285,9 +1249,9 @@ fn flag<'a>(words: &'a [Option<String>], names: &[&str]) -> Flag<'a> {
 }
 
 /// A process count: a number, or why it is not one.
-fn count(flag: Flag, written: &str, default: Option<(u64, &str)>) -> Result<(u64, String), String> {
+fn count(flag: Flag, written: &str) -> Result<(u64, String), String> {
     match flag {
-        Flag::Absent => default.map(|(n, why)| (n, why.to_owned())).ok_or_else(|| format!("{written} not given")),
+        Flag::Absent => Err(format!("{written} not given")),
         Flag::Unknown => Err(format!("{written} is known only at run time")),
         Flag::Value(v) => v.parse::<u64>().map(|n| (n, format!("{written}={v}"))).map_err(|_| format!("{written}={v} is not a number")),
     }
@@ -1324,11 +1288,13 @@ const RUNNER_VALUE_OPTIONS: &[&str] =
 const LAUNCHER_ENV: &[&str] = &["FORCE_TORCHRUN", "NNODES", "NPROC_PER_NODE", "CUDA_VISIBLE_DEVICES", "USE_MCA"];
 
 /// The launch a command's words describe, and where the program's own words start.
-fn launch_of(words: &[Option<String>], sb: &Sbatch, command: &Command, line: usize) -> Option<(Launch, usize)> {
-    launch_from(words, 0, sb, command, line, 0)
+fn launch_of(command: &Command, sb: &Sbatch) -> Option<(Launch, usize)> {
+    let words: Vec<Option<String>> = command.words.iter().map(|w| w.text.clone()).collect();
+    launch_from(&words, 0, sb, command, 0)
 }
 
-fn launch_from(words: &[Option<String>], start: usize, sb: &Sbatch, command: &Command, line: usize, depth: usize) -> Option<(Launch, usize)> {
+fn launch_from(words: &[Option<String>], start: usize, sb: &Sbatch, command: &Command, depth: usize) -> Option<(Launch, usize)> {
+    let line = command.line;
     let text = |i: usize| words.get(i).and_then(|w| w.as_deref()).unwrap_or("");
     let base = |w: &str| w.rsplit('/').next().unwrap_or(w).to_owned();
     let env = |name: &str| command.launcher_env.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
@@ -1414,11 +1380,11 @@ fn launch_from(words: &[Option<String>], start: usize, sb: &Sbatch, command: &Co
         // LLaMA-Factory src/llamafactory/cli.py: `llamafactory-cli train` (alias `lmf`).
         ("llamafactory-cli" | "lmf", _, "train") => "llamafactory",
         (p, md, _) if (p.starts_with("python") && (!md.is_empty() || text(m).ends_with(".py"))) || p == "litgpt" || p.ends_with(".py") => "program",
-        _ => return wrapped(words, i, sb, command, line, depth),
+        _ => return wrapped(words, i, sb, command, depth),
     };
     // `python mason.py --gpus 8 -- accelerate launch …`: a program that passes a launch after `--`.
     if kind == "program"
-        && let Some(found) = wrapped(words, i, sb, command, line, depth)
+        && let Some(found) = wrapped(words, i, sb, command, depth)
     {
         return Some(found);
     }
@@ -1522,17 +1488,15 @@ fn launch_from(words: &[Option<String>], start: usize, sb: &Sbatch, command: &Co
         }
         // composer/cli/launcher.py: `-n/--nproc` processes on this node (default: the node's GPUs),
         // `--world_size` the total across nodes (default: nproc).
-        "composer" => match (flag(own, &["--world_size", "--world-size"]), flag(own, &["-n", "--nproc"])) {
-            (Flag::Value(_) | Flag::Unknown, _) | (Flag::Absent, Flag::Value(_) | Flag::Unknown) => {
-                let (w, n) = (flag(own, &["--world_size", "--world-size"]), flag(own, &["-n", "--nproc"]));
-                let (f, written) = if w.given() { (w, "composer --world_size") } else { (n, "composer -n") };
-                match count(f, written, None) {
-                    Ok((v, why)) => (Some(v), why),
-                    Err(e) => (None, e),
-                }
+        "composer" => {
+            let total = flag(own, &["--world_size", "--world-size"]);
+            let (f, written) = if total.given() { (total, "composer --world_size") } else { (flag(own, &["-n", "--nproc"]), "composer -n") };
+            match count(f, written) {
+                Ok((v, why)) => (Some(v), why),
+                Err(_) if !f.given() => (None, "composer without -n: one process per GPU of the machine".into()),
+                Err(e) => (None, e),
             }
-            (Flag::Absent, Flag::Absent) => (None, "composer without -n: one process per GPU of the machine".into()),
-        },
+        }
         // LLaMA-Factory src/llamafactory/cli.py: `train` runs under torchrun when FORCE_TORCHRUN is set or
         // the machine has more than one device; then NNODES (default 1) × NPROC_PER_NODE (default: the
         // device count, which CUDA_VISIBLE_DEVICES limits). With one visible device it runs in process.
@@ -1613,12 +1577,12 @@ fn launch_from(words: &[Option<String>], start: usize, sb: &Sbatch, command: &Co
 /// `python mason.py … -- accelerate launch …`): the launch after `--` gives the configs and the
 /// flags, but not the world — how many times, on how many nodes, the wrapper runs the command
 /// (and what it rewrites in it) is the wrapper's own.
-fn wrapped(words: &[Option<String>], i: usize, sb: &Sbatch, command: &Command, line: usize, depth: usize) -> Option<(Launch, usize)> {
+fn wrapped(words: &[Option<String>], i: usize, sb: &Sbatch, command: &Command, depth: usize) -> Option<(Launch, usize)> {
     let dash = words[i..].iter().position(|w| w.as_deref() == Some("--")).map(|p| p + i)?;
     if depth >= MAX_NESTING {
         return None;
     }
-    let (mut launch, at) = launch_from(words, dash + 1, sb, command, line, depth + 1)?;
+    let (mut launch, at) = launch_from(words, dash + 1, sb, command, depth + 1)?;
     let wrapper = words.get(i).cloned().flatten().unwrap_or_default();
     let wrapper = words.get(i + 1).cloned().flatten().filter(|w| wrapper.starts_with("python") && w.ends_with(".py")).unwrap_or(wrapper);
     let inner = launch.world.map_or(String::new(), |w| format!(" (the launch after it says {w})"));

@@ -134,10 +134,9 @@ impl Summary {
                 if self.unrecognised == self.files { "all".to_owned() } else { self.unrecognised.to_string() }
             ));
         }
-        let not_checked: usize = self.not_checked.iter().map(|(_, n)| n).sum();
+        let not_checked = total_of(&self.not_checked);
         if not_checked > 0 && not_checked < self.files {
-            let reasons: Vec<String> = self.not_checked.iter().map(|(why, _)| (*why).to_owned()).collect();
-            text.push_str(&format!("; batch and precision not checked in {not_checked} of them: {}", reasons.join("; ")));
+            text.push_str(&format!("; batch and precision not checked in {not_checked} of them: {}", reasons(&self.not_checked)));
         }
         let skipped: usize = self.skipped.iter().map(|(_, n)| n).sum();
         if skipped > 0 {
@@ -163,16 +162,14 @@ impl Summary {
                 if skipped > 0 { format!("; {skipped} file{} skipped (`--show-files` lists them)", plural(skipped)) } else { String::new() }
             );
         }
-        let not_checked: usize = self.not_checked.iter().map(|(_, n)| n).sum();
-        if total == 0 && not_checked == self.files {
+        if total == 0 && total_of(&self.not_checked) == self.files {
             // Never "All checks passed" over files nothing was checked in.
-            let reasons: Vec<String> = self.not_checked.iter().map(|(why, _)| (*why).to_owned()).collect();
-            let skipped: usize = self.skipped.iter().map(|(_, n)| n).sum();
+            let skipped = total_of(&self.skipped);
             return format!(
                 "No findings, but nothing was checked: {} file{} read, and {}{}.",
                 self.files,
                 plural(self.files),
-                reasons.join("; "),
+                reasons(&self.not_checked),
                 if skipped > 0 { format!("; {skipped} file{} skipped (`--show-files` lists them)", plural(skipped)) } else { String::new() }
             );
         }
@@ -194,6 +191,16 @@ impl Summary {
         }
         text
     }
+}
+
+/// How many files a list of (why, how many) counts.
+fn total_of(counts: &[(&'static str, usize)]) -> usize {
+    counts.iter().map(|(_, n)| n).sum()
+}
+
+/// The reasons of a list of (why, how many), joined.
+fn reasons(counts: &[(&'static str, usize)]) -> String {
+    counts.iter().map(|(why, _)| *why).collect::<Vec<_>>().join("; ")
 }
 
 fn plural(n: usize) -> &'static str {

@@ -191,7 +191,7 @@ impl BatchView {
         let int = |role: Role| roles.get(&role).and_then(RoleValue::as_u64);
         let auto: Vec<Role> = [Role::MicroBatch, Role::Accumulation, Role::GlobalBatch, Role::Devices]
             .into_iter()
-            .filter(|r| roles.get(r).is_some_and(|v| v.value.as_str().is_some_and(|s| s.eq_ignore_ascii_case("auto"))))
+            .filter(|r| roles.get(r).is_some_and(RoleValue::is_auto))
             .collect();
         // Checked: a product that overflows is reported, never wrapped.
         let mut overflow = None;

@@ -110,6 +110,11 @@ impl RoleValue {
     pub fn line(&self) -> usize {
         self.file.line_col(self.span.start).0
     }
+
+    /// `"auto"` (any case): a value another tool fills in at launch (DeepSpeed's, accelerate's).
+    pub fn is_auto(&self) -> bool {
+        self.value.as_str().is_some_and(|s| s.eq_ignore_ascii_case("auto"))
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -188,8 +193,7 @@ fn script(document: &Document, root: &Node, settings: &Settings) -> ResolvedConf
     let detection = if settings.manifest.shell.is_some() {
         Detection { dialect: crate::dialects::shell::SHELL, reason: crate::dialects::shell::reason(command), declared: false }
     } else {
-        let evidence = crate::dialects::Evidence { root, path: None, bound_paths: &[], hydra_primary: &|_| None };
-        let found = key_evidence(&evidence);
+        let found = crate::dialects::detect_by_keys(root);
         let line = launch.as_ref().map_or(String::new(), |l| format!(" (line {})", l.line));
         match found {
             Some((dialect, why)) => Detection { dialect, reason: format!("the training flags of the launch line{line}: {why}"), declared: false },
@@ -202,12 +206,6 @@ fn script(document: &Document, root: &Node, settings: &Settings) -> ResolvedConf
         }
     };
     launched(vec![Arc::clone(source)], root.clone(), detection, settings, None, false, own)
-}
-
-/// The first framework whose key evidence matches (layout evidence is not asked: a script's
-/// place says nothing about its flags); pseudo-dialects are not frameworks.
-fn key_evidence(evidence: &crate::dialects::Evidence) -> Option<(crate::dialects::Dialect, String)> {
-    crate::dialects::ALL.iter().filter(|d| !d.pseudo()).find_map(|d| d.evidence(evidence).map(|why| (*d, why)))
 }
 
 /// Resolves a (possibly composed) tree whose nodes point into `files`, with the
@@ -377,15 +375,14 @@ fn fill_auto_from_pair(roles: &mut BTreeMap<Role, RoleValue>, source: &Arc<Sourc
             let Some((path, display, line)) = launch::linked(settings, source.path()).and_then(|l| l.with_flags) else { return };
             let Ok(document) = loader.load(&path, &display, crate::load::Format::Shell) else { return };
             let Some(root) = crate::load::shell::flags_of_launch(document.source.text(), line) else { return };
-            let evidence = crate::dialects::Evidence { root: &root, path: None, bound_paths: &[], hydra_primary: &|_| None };
-            let Some((dialect, reason)) = key_evidence(&evidence) else { return };
+            let Some((dialect, reason)) = crate::dialects::detect_by_keys(&root) else { return };
             let detection = Detection { dialect, reason, declared: false };
             resolve_tree_as_written(vec![Arc::clone(&document.source)], root, detection, settings, None, settings.world_size)
         }
     };
-    let is_auto = |value: Option<&RoleValue>| value.is_none_or(|v| v.value.as_str().is_some_and(|s| s.eq_ignore_ascii_case("auto")));
+    let is_auto = |value: Option<&RoleValue>| value.is_none_or(RoleValue::is_auto);
     // `bf16.enabled: "auto"` / `fp16.enabled: "auto"` follow the arguments' bf16/fp16 (`HfTrainerDeepSpeedConfig.trainer_config_process`).
-    if roles.get(&Role::Precision).is_some_and(|v| v.value.as_str().is_some_and(|s| s.eq_ignore_ascii_case("auto")))
+    if roles.get(&Role::Precision).is_some_and(RoleValue::is_auto)
         && let Some(value) = paired.role(Role::Precision)
     {
         roles.insert(Role::Precision, value.clone());
@@ -398,7 +395,7 @@ fn fill_auto_from_pair(roles: &mut BTreeMap<Role, RoleValue>, source: &Arc<Sourc
         }
     }
     // train_batch_size "auto" is derived from the other two and the world.
-    if roles.get(&Role::GlobalBatch).is_some_and(|v| v.value.as_str().is_some_and(|s| s.eq_ignore_ascii_case("auto"))) {
+    if roles.get(&Role::GlobalBatch).is_some_and(RoleValue::is_auto) {
         roles.remove(&Role::GlobalBatch);
     }
 }
