@@ -5,7 +5,10 @@
 //! bf16 / fp8 flags follow `torch.cuda.is_bf16_supported()` (CC ≥ 8.0, always
 //! on ROCm) and Transformer Engine's `check_fp8_support` (CC ≥ 8.9).
 //! Every figure and its source: `../shared/peers/gpus.json` and FACTS.md §7;
-//! `tests/gpus.rs` checks this table against that file.
+//! `tests/gpus.rs` checks this table against that file. Entries that file does
+//! not have yet (TITAN RTX, RTX 2080 Ti, RTX 5090, H20, P100) name their public
+//! nvidia-smi output in `source`, and the test checks their bf16 / fp8 flags
+//! against their compute capability instead.
 
 use crate::schema::GpuTarget;
 
@@ -22,8 +25,17 @@ struct Entry {
 const MODAL: &str = "modal-labs/modal-client PR #2797 (nvidia-smi totals)";
 const CC_PAGE: &str = "NVIDIA CUDA GPU Compute Capability page (developer.nvidia.com/cuda-gpus)";
 
-const CATALOG: [Entry; 19] = [
+const CATALOG: [Entry; 24] = [
     Entry { id: "t4", name: "Tesla T4", memory_mib: 15360, compute_capability: Some("7.5"), bf16: false, fp8: false, source: MODAL },
+    Entry {
+        id: "p100-16gb",
+        name: "Tesla P100 16GB (PCIe/SXM2)",
+        memory_mib: 16384,
+        compute_capability: Some("6.0"),
+        bf16: false,
+        fp8: false,
+        source: "wookayin/gpustat issue #130 (nvidia-smi 16384MiB, Tesla P100-PCIE-16GB, driver 515.65.01; 16280 MiB on older drivers; the 12 GB P100 PCIe is not in the catalog)",
+    },
     Entry {
         id: "v100-16gb",
         name: "Tesla V100 16GB (SXM2/PCIe)",
@@ -55,6 +67,24 @@ const CATALOG: [Entry; 19] = [
     Entry { id: "l4", name: "NVIDIA L4", memory_mib: 23034, compute_capability: Some("8.9"), bf16: true, fp8: true, source: MODAL },
     Entry { id: "l40s", name: "NVIDIA L40S", memory_mib: 46068, compute_capability: Some("8.9"), bf16: true, fp8: true, source: MODAL },
     Entry {
+        id: "rtx-2080-ti",
+        name: "NVIDIA GeForce RTX 2080 Ti",
+        memory_mib: 11264,
+        compute_capability: Some("7.5"),
+        bf16: false,
+        fp8: false,
+        source: "public nvidia-smi outputs of NVIDIA GeForce RTX 2080 Ti on current drivers (11264 MiB); 10989 MiB on driver 418.87, karfly/learnable-triangulation-pytorch issue #80",
+    },
+    Entry {
+        id: "titan-rtx",
+        name: "NVIDIA TITAN RTX",
+        memory_mib: 24576,
+        compute_capability: Some("7.5"),
+        bf16: false,
+        fp8: false,
+        source: "public nvidia-smi outputs of NVIDIA TITAN RTX on current drivers (24576 MiB); 24219 MiB on older drivers, lambdal/lambda-tensorflow-benchmark PR #11",
+    },
+    Entry {
         id: "rtx-3090",
         name: "NVIDIA GeForce RTX 3090",
         memory_mib: 24576,
@@ -71,6 +101,15 @@ const CATALOG: [Entry; 19] = [
         bf16: true,
         fp8: true,
         source: "RLinf issue #255 (nvidia-smi 24564MiB)",
+    },
+    Entry {
+        id: "rtx-5090",
+        name: "NVIDIA GeForce RTX 5090",
+        memory_mib: 32607,
+        compute_capability: Some("12.0"),
+        bf16: true,
+        fp8: true,
+        source: "club-3090 issue #617 (nvidia-smi 32607MiB)",
     },
     Entry {
         id: "rtx-a6000",
@@ -109,6 +148,15 @@ const CATALOG: [Entry; 19] = [
         bf16: true,
         fp8: true,
         source: "public nvidia-smi outputs of NVIDIA H100 PCIe",
+    },
+    Entry {
+        id: "h20",
+        name: "NVIDIA H20",
+        memory_mib: 97871,
+        compute_capability: Some("9.0"),
+        bf16: true,
+        fp8: true,
+        source: "public nvidia-smi output of NVIDIA H20 (97871 MiB, driver 550.144.03, ace-compiler artifact notes; the total of 96 GB HBM3, as GH200 96GB reports); CC 9.0 in sglang issue #12373 (check_env)",
     },
     Entry {
         id: "h200",
@@ -370,6 +418,29 @@ mod detect_tests {
         assert!(check("garbage\n", None).is_err());
         assert!(check("", None).is_err());
         assert!(check("0, GPU-a, NVIDIA A10G, 23028\n", Some("")).is_err());
+    }
+
+    /// The nvidia-smi names of the GPUs added after gpus.json (older drivers
+    /// drop the `NVIDIA ` prefix of GeForce and TITAN names).
+    #[test]
+    fn names_of_the_added_gpus() {
+        assert_eq!(check("0, GPU-a, NVIDIA GeForce RTX 2080 Ti, 11264\n", None).unwrap(), ("rtx-2080-ti".into(), 11264));
+        assert_eq!(check("0, GPU-a, GeForce RTX 2080 Ti, 11019\n", None).unwrap(), ("rtx-2080-ti".into(), 11019));
+        assert_eq!(check("0, GPU-a, TITAN RTX, 24220\n", None).unwrap(), ("titan-rtx".into(), 24220));
+        assert_eq!(check("0, GPU-a, NVIDIA TITAN RTX, 24576\n", None).unwrap(), ("titan-rtx".into(), 24576));
+        assert_eq!(check("0, GPU-a, NVIDIA GeForce RTX 5090, 32607\n", None).unwrap(), ("rtx-5090".into(), 32607));
+        assert_eq!(check("0, GPU-a, NVIDIA H20, 97871\n", None).unwrap(), ("h20".into(), 97871));
+        assert_eq!(check("0, GPU-a, NVIDIA H200, 143771\n", None).unwrap().0, "h200", "H200 is not the H20");
+        assert_eq!(check("0, GPU-a, Tesla P100-PCIE-16GB, 16280\n", None).unwrap(), ("p100-16gb".into(), 16280));
+        assert_eq!(check("0, GPU-a, Tesla P100-SXM2-16GB, 16384\n", None).unwrap(), ("p100-16gb".into(), 16384));
+        assert_eq!(check("0, GPU-a, Tesla V100-SXM2-16GB, 16384\n", None).unwrap().0, "v100-16gb", "V100 16GB is not the P100 16GB");
+        assert_eq!(check("0, GPU-a, NVIDIA GeForce RTX 2080, 8192\n", None).unwrap().0, "auto-nvidia-geforce-rtx-2080", "the 2080 is not the 2080 Ti");
+        assert_eq!(check("0, GPU-a, Tesla P100-PCIE-12GB, 12198\n", None).unwrap().0, "auto-tesla-p100-pcie-12gb", "the 12 GB P100 is not catalogued");
+        let catalog = builtin();
+        let (target, _) = match_name("Tesla P100-PCIE-16GB", 16280, &catalog);
+        assert!(!target.bf16 && !target.fp8 && target.compute_capability.as_deref() == Some("6.0"));
+        let (target, _) = match_name("NVIDIA H20", 97871, &catalog);
+        assert!(target.bf16 && target.fp8 && target.compute_capability.as_deref() == Some("9.0"));
     }
 
     /// Issue 13 item 9: only absolute PATH entries outside the untrusted folders are searched.

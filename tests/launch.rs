@@ -300,3 +300,75 @@ fn a_script_run_takes_its_accelerate_config_and_root_relative_paths_link() {
     let shown = show(&dir, "examples/extras/fsdp_qlora/llama3_lora_sft.yaml", &[]);
     assert!(shown.contains("effective batch: 16 = 1 micro batch × 8 accumulation × 2 data-parallel world"), "{shown}");
 }
+
+/// alignment-handbook's layout: a recipe's launch command lives in its README (```` ```shell ````),
+/// and the accelerate config it names carries the ZeRO stage and the precision; the recipe
+/// itself says neither. The run is the three together: ZeRO-3 over the README's 8 processes,
+/// not an unsharded 7B full fine-tune (issue 23: 183 GiB instead of ~32).
+#[test]
+fn a_readme_launch_and_its_accelerate_config_shard_the_recipe() {
+    let readme = "# Zephyr 7B Gemma\n\nYou will require 8 GPUs (80GB of VRAM).\n\n```python\naccelerate launch --num_processes 1 not_a_launch.py --config recipes/zephyr-7b-gemma/sft/config_full.yaml\n```\n\n```shell\n# Step 1 - SFT\nACCELERATE_LOG_LEVEL=info accelerate launch --config_file recipes/accelerate_configs/zero3.yaml scripts/sft.py --config recipes/zephyr-7b-gemma/sft/config_full.yaml\n```\n";
+    let zero3 = "compute_environment: LOCAL_MACHINE\ndebug: false\ndeepspeed_config:\n  deepspeed_multinode_launcher: standard\n  offload_optimizer_device: none\n  offload_param_device: none\n  zero3_init_flag: true\n  zero3_save_16bit_model: true\n  zero_stage: 3\ndistributed_type: DEEPSPEED\ndowncast_bf16: 'no'\nmachine_rank: 0\nmain_training_function: main\nmixed_precision: bf16\nnum_machines: 1\nnum_processes: 8\nrdzv_backend: static\nsame_network: true\nuse_cpu: false\n";
+    let recipe = "# Model arguments\nmodel_name_or_path: google/gemma-7b\ntorch_dtype: bfloat16\nattn_implementation: flash_attention_2\n\n# SFT trainer config\nbf16: true\ndo_eval: true\neval_strategy: epoch\ngradient_accumulation_steps: 4\ngradient_checkpointing: true\nlearning_rate: 2.0e-05\nlogging_steps: 5\nmax_seq_length: 2048\nnum_train_epochs: 3\noutput_dir: data/zephyr-7b-gemma-sft\nper_device_eval_batch_size: 4\nper_device_train_batch_size: 4\nsave_strategy: \"no\"\n";
+    let dir = repo(
+        "handbook",
+        &[
+            ("recipes/zephyr-7b-gemma/README.md", readme),
+            ("recipes/accelerate_configs/zero3.yaml", zero3),
+            ("recipes/zephyr-7b-gemma/sft/config_full.yaml", recipe),
+        ],
+    );
+    let file = "recipes/zephyr-7b-gemma/sft/config_full.yaml";
+    let shown = show(&dir, file, &[]);
+    assert!(
+        shown.contains("128 = 4 micro batch × 4 accumulation × 8 data-parallel world (world size 8 from recipes/zephyr-7b-gemma/README.md:11 (accelerate launch --config_file recipes/accelerate_configs/zero3.yaml (num_processes: 8)))"),
+        "the shell block's line, not the python block's\n{shown}"
+    );
+    assert!(shown.contains("zero_stage                3              recipes/accelerate_configs/zero3.yaml:9"), "{shown}");
+    let estimate = common::trainlint_in(&dir, &["estimate", "--gpu", "h100-sxm", file]);
+    let estimate = common::stdout(&estimate);
+    assert!(estimate.contains("model states (ZeRO-3, DeepSpeed estimator)") && estimate.contains("fits: yes"), "{estimate}");
+    assert!(codes(&dir, file, &["--gpu", "h100-sxm"]).iter().all(|c| c != "MEM001"));
+
+    // The recipe's own DeepSpeed file is the plugin (TrainingArguments' `deepspeed` wins); the
+    // accelerate config's precision still applies where the recipe sets none.
+    let ds = "{\"zero_optimization\": {\"stage\": 2}, \"train_micro_batch_size_per_gpu\": \"auto\"}\n";
+    std::fs::write(dir.join("ds_z2.json"), ds).unwrap();
+    std::fs::write(dir.join(file), recipe.replace("bf16: true\n", "deepspeed: ds_z2.json\n")).unwrap();
+    let shown = show(&dir, file, &[]);
+    assert!(shown.contains("zero_stage                2              ds_z2.json:1"), "{shown}");
+    assert!(shown.contains("precision                 bf16-mixed     recipes/accelerate_configs/zero3.yaml:14"), "{shown}");
+    // bf16 from the accelerate config on a V100: HW001 on the line that sets it.
+    let output = common::trainlint_in(&dir, &["check", "--output-format", "concise", "--gpu", "v100-32gb", file]);
+    assert!(common::stdout(&output).contains("recipes/accelerate_configs/zero3.yaml:14:18: HW001"), "{}", common::stdout(&output));
+}
+
+/// accelerate's FSDP plugin: `FULL_SHARD` shards like ZeRO-3, `SHARD_GRAD_OP` like ZeRO-2,
+/// `NO_SHARD` not at all, FSDP2's `fsdp_reshard_after_forward: false` like SHARD_GRAD_OP; a
+/// `distributed_type` that is not DEEPSPEED leaves `deepspeed_config` unread.
+#[test]
+fn accelerate_plugins_become_the_run_s_sharding() {
+    let recipe = "model_name_or_path: Qwen/Qwen2.5-7B\nper_device_train_batch_size: 2\ngradient_accumulation_steps: 8\nlearning_rate: 1.0e-5\nmax_length: 4096\nbf16: true\ngradient_checkpointing: true\noutput_dir: out\n";
+    let script = "#!/bin/bash\naccelerate launch --config_file accelerate.yaml train.py --config recipe.yaml\n";
+    let cases = [
+        ("distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: FULL_SHARD\n  fsdp_offload_params: true\nnum_processes: 4\n", "fsdp                      true"),
+        ("distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: 2\nnum_processes: 4\n", "zero_stage                2"),
+        ("distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n  fsdp_reshard_after_forward: false\nnum_processes: 4\n", "zero_stage                2"),
+        ("distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: NO_SHARD\nnum_processes: 4\n", ""),
+        ("distributed_type: MULTI_GPU\ndeepspeed_config:\n  zero_stage: 3\nnum_processes: 4\n", ""),
+    ];
+    for (accelerate, expected) in cases {
+        let accelerate = format!("compute_environment: LOCAL_MACHINE\nmixed_precision: bf16\n{accelerate}");
+        let dir = repo("plugins", &[("train.sh", script), ("accelerate.yaml", &accelerate), ("recipe.yaml", recipe)]);
+        let shown = show(&dir, "recipe.yaml", &[]);
+        assert!(shown.contains("× 4 data-parallel world"), "{shown}");
+        if expected.is_empty() {
+            assert!(!shown.contains("zero_stage") && !shown.contains("fsdp  "), "{accelerate}\n{shown}");
+        } else {
+            assert!(shown.contains(expected), "{accelerate}\n{shown}");
+        }
+        if accelerate.contains("fsdp_offload_params: true") {
+            assert!(shown.contains("offload_params            true"), "{shown}");
+        }
+    }
+}

@@ -223,10 +223,13 @@ impl MemoryModel {
         if points.is_empty() && run.fsdp && resolved.batch.world_size.is_none() {
             return Err(NotEstimable(FSDP_WORLD_UNKNOWN.into()));
         }
+        // The stage read from another file (the DeepSpeed file the config names, the accelerate
+        // config it is launched with) shards over a world this config does not state.
+        let zero_elsewhere = resolved.role(crate::schema::Role::ZeroStage).is_some_and(|v| v.file.path() != resolved.source().path());
         if points.is_empty()
             && run.zero_stage >= 1
             && resolved.batch.world_size.is_none()
-            && resolved.detection.dialect.deepspeed_file_key().is_some_and(read_deepspeed)
+            && (resolved.detection.dialect.deepspeed_file_key().is_some_and(read_deepspeed) || zero_elsewhere)
         {
             return Err(NotEstimable(ZERO_WORLD_UNKNOWN.into()));
         }

@@ -558,7 +558,12 @@ impl Reader<'_> {
             return vec![None];
         }
         self.depth += 1;
-        let out = self.expand_inner(raw, split, notes);
+        // Brace expansion comes first, on command words only (not on assignments): bash's
+        // `config_{grok,anthropic}.yaml` is two words.
+        let out = match brace_expand(raw).filter(|_| split) {
+            Some(words) => words.iter().flat_map(|w| self.expand_inner(w, split, notes)).collect(),
+            None => self.expand_inner(raw, split, notes),
+        };
         self.depth -= 1;
         out
     }
@@ -717,6 +722,54 @@ impl Reader<'_> {
         let value = arith_sum(&tokens, &mut at, 0)?;
         (at == tokens.len()).then_some(value)
     }
+}
+
+/// Most words one brace expansion makes (`{a,b}{c,d}` makes four).
+const MAX_BRACE_WORDS: usize = 64;
+
+/// Bash's brace expansion of a word, when it has an unquoted `{a,b,…}` (not `${…}`): each
+/// alternative between the prefix and the suffix, left to right, groups expanded in turn.
+/// Only comma lists are expanded (`{1..4}` sequences and nested groups are left as written);
+/// `None` when the word has none, or would make more than `MAX_BRACE_WORDS` words.
+fn brace_expand(raw: &str) -> Option<Vec<String>> {
+    let bytes = raw.as_bytes();
+    let (mut i, mut quote) = (0, None::<u8>);
+    while i < bytes.len() {
+        let c = bytes[i];
+        match (quote, c) {
+            (Some(q), _) if c == q => quote = None,
+            (Some(b'"'), b'\\') => i += 1,
+            (Some(_), _) => {}
+            (None, b'\'' | b'"') => quote = Some(c),
+            (None, b'\\') => i += 1,
+            (None, b'$') if matches!(bytes.get(i + 1), Some(b'{' | b'(')) => {
+                let (open, close) = if bytes[i + 1] == b'{' { (b'{', b'}') } else { (b'(', b')') };
+                i = balanced(raw, i + 1, open, close)? - 1;
+            }
+            (None, b'{') => {
+                let close = raw[i + 1..].find('}').map(|n| i + 1 + n)?;
+                let body = &raw[i + 1..close];
+                if body.contains(',') && !body.contains(['{', '\'', '"', '\\', '$', ' ']) {
+                    let (prefix, suffix) = (&raw[..i], &raw[close + 1..]);
+                    let mut out = Vec::new();
+                    for alternative in body.split(',') {
+                        let word = format!("{prefix}{alternative}{suffix}");
+                        match brace_expand(&word) {
+                            Some(more) => out.extend(more),
+                            None => out.push(word),
+                        }
+                        if out.len() > MAX_BRACE_WORDS {
+                            return None;
+                        }
+                    }
+                    return Some(out);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 fn arith_sum(t: &[char], at: &mut usize, depth: usize) -> Option<i64> {
@@ -1857,6 +1910,21 @@ mod tests {
         assert!(l.configs.contains(&"ds_z3.json".to_owned()) && l.configs.contains(&"c.yaml".to_owned()), "{l:?}");
         let l = one("deepspeed --num_gpus 8 train.py --deepspeed_config=ds.json\n");
         assert_eq!((l.world, l.configs.clone()), (Some(8), vec!["ds.json".to_owned()]));
+    }
+
+    #[test]
+    fn brace_lists_expand_on_command_words_only() {
+        // alignment-handbook's recipes/constitutional-ai/README.md.
+        let l = one("accelerate launch --num_processes 8 scripts/sft.py --config recipes/cai/sft/config_{grok,anthropic}.yaml\n");
+        assert_eq!(l.configs, vec!["recipes/cai/sft/config_grok.yaml".to_owned(), "recipes/cai/sft/config_anthropic.yaml".to_owned()], "{l:?}");
+        assert_eq!(brace_expand("a{1,2}b{x,y}"), Some(vec!["a1bx".into(), "a1by".into(), "a2bx".into(), "a2by".into()]));
+        for plain in ["${V:-{a,b}}", "'{a,b}'", "\"{a,b}\"", "{a}", "{1..4}", "x{a,b"] {
+            assert_eq!(brace_expand(plain), None, "{plain}");
+        }
+        assert_eq!(brace_expand(&"{a,b}".repeat(7)), None, "2^7 words is more than the bound");
+        // An assignment is not brace-expanded: `C=x{a,b}` holds the text as written.
+        let l = one("C=c_{a,b}.yaml\ntorchrun --nproc_per_node 2 train.py --config $C\n");
+        assert_eq!(l.configs, vec!["c_{a,b}.yaml".to_owned()], "a variable's value is not brace-expanded where used: {l:?}");
     }
 
     #[test]

@@ -35,6 +35,10 @@ pub struct Linked {
     /// --deepspeed ds.json --per_device_train_batch_size 4`): the script, as displayed, and the
     /// launch's line. HF's DeepSpeed integration fills the config's `"auto"` from those flags.
     pub with_flags: Option<(PathBuf, String, usize)>,
+    /// The accelerate config the chosen launch names (`accelerate launch --config_file F`), found
+    /// on disk: its DeepSpeed/FSDP plugin and `mixed_precision` are the run's
+    /// (`resolve::fill_from_accelerate`).
+    pub accelerate: Option<PathBuf>,
 }
 
 struct Found {
@@ -45,10 +49,72 @@ struct Found {
     what: String,
     /// Canonical paths of the configs it passes.
     configs: Vec<PathBuf>,
+    /// The accelerate config it names, as found on disk.
+    accelerate: Option<PathBuf>,
 }
 
 fn is_script(name: &str) -> bool {
-    [".sh", ".sbatch", ".slurm"].iter().any(|e| name.ends_with(e))
+    [".sh", ".sbatch", ".slurm"].iter().any(|e| name.ends_with(e)) || is_readme(name)
+}
+
+/// A README: recipes document their launch commands there (alignment-handbook's
+/// `recipes/zephyr-7b-gemma/README.md`: `accelerate launch --config_file
+/// recipes/accelerate_configs/zero3.yaml scripts/sft.py --config recipes/…/config_full.yaml`).
+fn is_readme(name: &str) -> bool {
+    name.eq_ignore_ascii_case("readme.md")
+}
+
+/// The shell of a Markdown file's fenced shell blocks (```` ```bash ````, `sh`, `shell`, `zsh`,
+/// `console`), every other line blanked so that line numbers stay those of the file; in a
+/// `console` block only the commands after a `$ ` prompt (and their `\` continuations) count.
+pub fn markdown_shell(text: &str) -> String {
+    #[derive(PartialEq)]
+    enum Kind {
+        Skip,
+        Shell,
+        Console,
+    }
+    let mut out = String::with_capacity(text.len());
+    // The open fence: its character, its length, what the block holds.
+    let mut block: Option<(char, usize, Kind)> = None;
+    let mut continues = false;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        let trimmed = body.trim_start();
+        let fence = trimmed.chars().next().filter(|c| *c == '`' || *c == '~');
+        let ticks = fence.map_or(0, |f| trimmed.chars().take_while(|c| *c == f).count());
+        let mut kept = "";
+        match &block {
+            None => {
+                if let Some(f) = fence.filter(|_| ticks >= 3) {
+                    let info = trimmed[ticks..].trim().split([' ', '{', ',']).next().unwrap_or("").to_ascii_lowercase();
+                    let kind = match info.as_str() {
+                        "bash" | "sh" | "shell" | "zsh" => Kind::Shell,
+                        "console" | "shell-session" => Kind::Console,
+                        _ => Kind::Skip,
+                    };
+                    block = Some((f, ticks, kind));
+                }
+            }
+            Some((f, n, kind)) => {
+                if fence == Some(*f) && ticks >= *n && trimmed[ticks..].trim().is_empty() {
+                    block = None;
+                } else if *kind == Kind::Shell {
+                    kept = body;
+                } else if *kind == Kind::Console {
+                    if let Some(command) = trimmed.strip_prefix("$ ") {
+                        kept = command;
+                    } else if continues {
+                        kept = body;
+                    }
+                }
+            }
+        }
+        continues = kept.trim_end().ends_with('\\');
+        out.push_str(kept);
+        out.push_str(&line[body.len()..]);
+    }
+    out
 }
 
 fn scripts_under(settings: &Settings, dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
@@ -75,6 +141,7 @@ fn read_script(settings: &Settings, script: &Path, base: &Path) -> Vec<Found> {
     if text.len() as u64 > MAX_SCRIPT_BYTES {
         return Vec::new();
     }
+    let text = if script.file_name().and_then(|n| n.to_str()).is_some_and(is_readme) { markdown_shell(&text) } else { text.to_string() };
     let dir = script.parent().unwrap_or(Path::new("")).to_path_buf();
     let display = crate::settings::display(&settings.root, &script.to_string_lossy());
     let mut out = Vec::new();
@@ -105,15 +172,16 @@ fn read_script(settings: &Settings, script: &Path, base: &Path) -> Vec<Found> {
         }
         let configs: Vec<PathBuf> = written.iter().filter_map(|c| starts.iter().find_map(|s| loader.canonical(&s.join(c)))).collect();
         let (mut world, mut what) = (launch.world, launch.what.clone());
+        let accelerate = accelerate_file(settings, &starts, &launch);
         // accelerate/commands/launch.py: without `--num_processes`, the config file's
         // `num_processes` (the total over all machines) is the world.
         if world.is_none()
-            && let Some((n, how)) = accelerate_world(settings, &starts, &launch)
+            && let Some((n, how)) = accelerate.as_deref().and_then(|file| accelerate_world(settings, file, &launch))
         {
             world = Some(n);
             what = how;
         }
-        out.push(Found { path: script.to_path_buf(), display: display.clone(), launch, world, what, configs });
+        out.push(Found { path: script.to_path_buf(), display: display.clone(), launch, world, what, configs, accelerate });
     }
     out
 }
@@ -126,13 +194,17 @@ fn project_roots(settings: &Settings) -> Vec<PathBuf> {
     out
 }
 
-/// accelerate/commands/launch.py: without `--num_processes`, the `--config_file` YAML's
-/// `num_processes` (the total over all machines) is the world; the file is tried from each start.
-fn accelerate_world(settings: &Settings, starts: &[PathBuf], launch: &Launch) -> Option<(u64, String)> {
-    let loader = &settings.loader;
+/// The accelerate config a launch names (`--config_file F`), tried from each start.
+fn accelerate_file(settings: &Settings, starts: &[PathBuf], launch: &Launch) -> Option<PathBuf> {
     let file = launch.accelerate_config.as_ref()?;
-    let path = starts.iter().map(|s| s.join(file)).find(|p| loader.is_file(p))?;
-    let document = loader.load(&path, file, crate::load::Format::Yaml).ok()?;
+    starts.iter().map(|s| s.join(file)).find(|p| settings.loader.is_file(p))
+}
+
+/// accelerate/commands/launch.py: without `--num_processes`, the `--config_file` YAML's
+/// `num_processes` (the total over all machines) is the world.
+fn accelerate_world(settings: &Settings, path: &Path, launch: &Launch) -> Option<(u64, String)> {
+    let file = launch.accelerate_config.as_ref()?;
+    let document = settings.loader.load(path, file, crate::load::Format::Yaml).ok()?;
     let root = document.root.as_ref().ok()?;
     let Some(Value::Int(n)) = root.get("num_processes").map(|n| &n.value) else { return None };
     (*n > 0).then(|| {
@@ -141,12 +213,14 @@ fn accelerate_world(settings: &Settings, starts: &[PathBuf], launch: &Launch) ->
     })
 }
 
-/// The world a launch script's own launch line gives when it names an accelerate config
-/// file instead of `--num_processes` (the script is the run: LMFlow's `run_finetune.sh`).
-pub fn own_accelerate_world(settings: &Settings, script: &Path, launch: &Launch) -> Option<(u64, String)> {
+/// The accelerate config a launch script's own launch line names, and the world it gives when
+/// the line has no `--num_processes` (the script is the run: LMFlow's `run_finetune.sh`).
+pub fn own_accelerate(settings: &Settings, script: &Path, launch: &Launch) -> Option<(PathBuf, Option<(u64, String)>)> {
     let mut starts = vec![script.parent().unwrap_or(Path::new("")).to_path_buf()];
     starts.extend(project_roots(settings));
-    accelerate_world(settings, &starts, launch)
+    let path = accelerate_file(settings, &starts, launch)?;
+    let world = accelerate_world(settings, &path, launch);
+    Some((path, world))
 }
 
 /// Every launch found from `folder` down, memoized per folder for the run.
@@ -158,8 +232,9 @@ fn launches_in(settings: &Settings, folder: &Path) -> Arc<Vec<Found>> {
     })
 }
 
-/// One launch of a config: script, line, world, how it was counted, its Hydra overrides.
-type Hit = (String, usize, Option<u64>, String, Vec<(String, String)>);
+/// One launch of a config: script, line, world, how it was counted, its Hydra overrides, its
+/// accelerate config.
+type Hit = (String, usize, Option<u64>, String, Vec<(String, String)>, Option<PathBuf>);
 
 /// What the project's launch scripts say about `config`.
 pub fn linked(settings: &Settings, config: &Path) -> Option<Linked> {
@@ -176,7 +251,7 @@ pub fn linked(settings: &Settings, config: &Path) -> Option<Linked> {
                 with_flags = Some((f.path.clone(), f.display.clone(), f.launch.line));
             }
             if !found.iter().any(|(d, l, ..)| *d == f.display && *l == f.launch.line) {
-                found.push((f.display.clone(), f.launch.line, f.world, f.what.clone(), f.launch.overrides.clone()));
+                found.push((f.display.clone(), f.launch.line, f.world, f.what.clone(), f.launch.overrides.clone(), f.accelerate.clone()));
             }
         }
         if roots.contains(&dir) {
@@ -188,10 +263,10 @@ pub fn linked(settings: &Settings, config: &Path) -> Option<Linked> {
         return None;
     }
     found.sort_by(|a, b| (a.2.is_none(), a.2, &a.0, a.1).cmp(&(b.2.is_none(), b.2, &b.0, b.1)));
-    let (file, line, world, what, overrides) = found[0].clone();
+    let (file, line, world, what, overrides, accelerate) = found[0].clone();
     let others: Vec<String> = found[1..].iter().filter_map(|(f, l, w, ..)| w.filter(|w| Some(*w) != world).map(|w| format!("{w} from {f}:{l}"))).collect();
     let also = if others.is_empty() { String::new() } else { format!("; the smallest of the worlds its launches give, also {}", others.join(", ")) };
-    Some(Linked { world: world.map(|w| (w, format!("{file}:{line} ({what}{also})"))), overrides, with_flags })
+    Some(Linked { world: world.map(|w| (w, format!("{file}:{line} ({what}{also})"))), overrides, with_flags, accelerate })
 }
 
 /// The string literal passed as `name=` in a Python call (`config_name="train.yaml"`).

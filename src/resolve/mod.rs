@@ -183,12 +183,13 @@ fn script(document: &Document, root: &Node, settings: &Settings) -> ResolvedConf
     let source = &document.source;
     let command = settings.manifest.shell.as_ref().and_then(|s| s.command.as_deref());
     let launch = crate::load::shell::chosen_launch(source.text(), command);
-    let own = launch.as_ref().and_then(|l| {
-        let (world, what) = match l.world {
-            Some(w) => (w, l.what.clone()),
-            None => launch::own_accelerate_world(settings, source.path(), l)?,
+    let own = launch.as_ref().map(|l| {
+        let accelerate = launch::own_accelerate(settings, source.path(), l);
+        let world = match l.world {
+            Some(w) => Some((w, l.what.clone())),
+            None => accelerate.as_ref().and_then(|(_, world)| world.clone()),
         };
-        Some((world, format!("{}:{} ({what})", source.display(), l.line)))
+        Own { world: world.map(|(w, what)| (w, format!("{}:{} ({what})", source.display(), l.line))), accelerate: accelerate.map(|(path, _)| path) }
     });
     let detection = if settings.manifest.shell.is_some() {
         Detection { dialect: crate::dialects::shell::SHELL, reason: crate::dialects::shell::reason(command), declared: false }
@@ -208,6 +209,13 @@ fn script(document: &Document, root: &Node, settings: &Settings) -> ResolvedConf
     launched(vec![Arc::clone(source)], root.clone(), detection, settings, None, false, own)
 }
 
+/// What a launch script's own launch line gives the run it is: the world, and the accelerate
+/// config it names.
+struct Own {
+    world: Option<(u64, String)>,
+    accelerate: Option<std::path::PathBuf>,
+}
+
 /// Resolves a (possibly composed) tree whose nodes point into `files`, with the
 /// `--set` values applied over it.
 pub fn resolve_tree(files: Vec<Arc<SourceFile>>, tree: Node, detection: Detection, settings: &Settings, stage: Option<String>) -> ResolvedConfig {
@@ -220,7 +228,9 @@ pub fn resolve_tree(files: Vec<Arc<SourceFile>>, tree: Node, detection: Detectio
 /// then `--set KEY=VALUE` (what if the config said so: set as Hydra sets a value override
 /// after composition, a YAML scalar marked as written in no file, so that no fix edits it and
 /// `show` says where it came from), which wins over them; and the world the launch gives.
-/// `own`: the world a launch script's own launch line gives (the script is the run).
+/// `own`: what a launch script's own launch line gives (the script is the run). The accelerate
+/// config the launch names (`accelerate launch --config_file F`) adds its plugin and precision
+/// (`fill_from_accelerate`).
 fn launched(
     files: Vec<Arc<SourceFile>>,
     mut tree: Node,
@@ -228,7 +238,7 @@ fn launched(
     settings: &Settings,
     stage: Option<String>,
     omegaconf: bool,
-    own: Option<(u64, String)>,
+    own: Option<Own>,
 ) -> ResolvedConfig {
     let linked = if files[0].path().as_os_str().is_empty() { None } else { launch::linked(settings, files[0].path()) };
     for (key, value) in linked.iter().flat_map(|l| &l.overrides) {
@@ -243,12 +253,14 @@ fn launched(
     }
     // The world: the config's devices, else `--world-size`, else the launch, else the manifest's
     // `world-size`, else the launch the config's header comment shows.
-    let mut launcher = own.or(linked.and_then(|l| l.world)).filter(|_| !settings.world_size_from_command_line);
+    let (own_world, own_accelerate) = own.map_or((None, None), |o| (o.world, o.accelerate));
+    let accelerate = own_accelerate.or_else(|| linked.as_ref().and_then(|l| l.accelerate.clone()));
+    let mut launcher = own_world.or(linked.and_then(|l| l.world)).filter(|_| !settings.world_size_from_command_line);
     if launcher.is_none() && settings.world_size.is_none() && !files[0].path().as_os_str().is_empty() {
         launcher = launch::from_header(files[0].display(), files[0].text(), files[0].path());
     }
     let world = launcher.as_ref().map(|(w, _)| u32::try_from(*w).unwrap_or(u32::MAX)).or(settings.world_size);
-    let mut resolved = resolve_tree_with(files, tree, detection, settings, stage, omegaconf, world);
+    let mut resolved = resolve_tree_with(files, tree, detection, settings, stage, omegaconf, world, accelerate.as_deref());
     if let Some((_, from)) = launcher
         && resolved.batch.world_source == WorldSource::CommandLineOrManifest
     {
@@ -269,7 +281,7 @@ fn resolve_tree_as_written(
 ) -> ResolvedConfig {
     // OmegaConf-based frameworks interpolate `${...}`; the others read it as text.
     let omegaconf = detection.dialect.interpolates();
-    resolve_tree_with(files, tree, detection, settings, stage, omegaconf, world)
+    resolve_tree_with(files, tree, detection, settings, stage, omegaconf, world, None)
 }
 
 #[allow(clippy::too_many_arguments, reason = "the pieces of one resolution, each from a different caller")]
@@ -281,6 +293,7 @@ fn resolve_tree_with(
     stage: Option<String>,
     omegaconf: bool,
     world: Option<u32>,
+    accelerate: Option<&std::path::Path>,
 ) -> ResolvedConfig {
     // OmegaConf and plain PyYAML (`Framework::pyyaml`) read plain scalars as YAML 1.1.
     let tree = if omegaconf {
@@ -330,6 +343,9 @@ fn resolve_tree_with(
     }
     if let Some(key) = detection.dialect.deepspeed_file_key() {
         fill_from_deepspeed_file(&mut roles, &tree, key, &files, settings);
+    }
+    if let Some(path) = accelerate {
+        fill_from_accelerate(&mut roles, path, settings);
     }
     let inline = detection.dialect.inline_architecture(&tree);
     let model = model::fill(&mut roles, &files[0], settings, inline);
@@ -400,6 +416,36 @@ fn fill_auto_from_pair(roles: &mut BTreeMap<Role, RoleValue>, source: &Arc<Sourc
     }
 }
 
+/// The accelerate config a run is launched with (`accelerate launch --config_file F`):
+/// `accelerate launch` exports its settings to the program's environment
+/// (`accelerate/commands/launch.py` `prepare_multi_gpu_env` / `prepare_deepspeed_cmd_env`:
+/// `ACCELERATE_MIXED_PRECISION`, `ACCELERATE_USE_DEEPSPEED`, `ACCELERATE_DEEPSPEED_ZERO_STAGE`,
+/// `ACCELERATE_USE_FSDP`, `FSDP_SHARDING_STRATEGY`, …), and the program's `Accelerator` builds
+/// its DeepSpeed or FSDP plugin from them. What the config itself says wins: TrainingArguments'
+/// `deepspeed`/`fsdp` replace the plugin, and its `bf16`/`fp16` replace the precision
+/// (transformers `training_args.py` `__post_init__`: `mixed_precision_dtype =
+/// os.environ.get("ACCELERATE_MIXED_PRECISION", "no")`, then `if self.fp16` / `elif self.bf16`).
+/// So each role is taken only where the config has none; it points into the accelerate config.
+fn fill_from_accelerate(roles: &mut BTreeMap<Role, RoleValue>, path: &std::path::Path, settings: &Settings) {
+    let relative = path.strip_prefix(&settings.root).unwrap_or(path).to_string_lossy().into_owned();
+    let display = crate::settings::display(&settings.root, &relative);
+    let Ok(document) = settings.loader.load(path, &display, crate::load::Format::Yaml) else { return };
+    let Ok(root) = &document.root else { return };
+    let dialect = crate::dialects::accelerate::ACCELERATE;
+    let detection = Detection { dialect, reason: format!("the accelerate config the run is launched with ({display})"), declared: false };
+    let launcher = resolve_tree_as_written(vec![Arc::clone(&document.source)], root.clone(), detection, settings, None, None);
+    // A sharding plugin is one decision: the config's own DeepSpeed file or FSDP keeps all of it.
+    let sharded = [Role::ZeroStage, Role::Fsdp].iter().any(|r| roles.contains_key(r));
+    let plugin = [Role::ZeroStage, Role::Fsdp, Role::OffloadOptimizer, Role::OffloadParams, Role::ActivationCheckpointing];
+    for role in [Role::Precision].iter().chain(plugin.iter().filter(|_| !sharded)) {
+        if !roles.contains_key(role)
+            && let Some(value) = launcher.role(*role)
+        {
+            roles.insert(*role, value.clone());
+        }
+    }
+}
+
 /// A config that names a DeepSpeed config file (`deepspeed: ds_z3.json`): its ZeRO stage and
 /// offload settings (`zero_optimization.stage`, `offload_optimizer.device`, `offload_param.device`,
 /// DeepSpeed `runtime/zero/config.py`, `offload_config.py`) become this run's roles, pointing
@@ -410,7 +456,7 @@ fn fill_from_deepspeed_file(roles: &mut BTreeMap<Role, RoleValue>, tree: &Node, 
     if roles.contains_key(&Role::ZeroStage) {
         return;
     }
-    let Some(named) = tree.get(key).and_then(Node::as_str).map(str::trim).filter(|p| p.ends_with(".json")) else { return };
+    let Some(named) = tree.get_dotted(key).and_then(Node::as_str).map(str::trim).filter(|p| p.ends_with(".json")) else { return };
     let loader = &settings.loader;
     let mut candidates = vec![settings.root.join(named)];
     let mut folder = files[0].path().parent();
