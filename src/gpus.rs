@@ -6,9 +6,10 @@
 //! on ROCm) and Transformer Engine's `check_fp8_support` (CC ≥ 8.9).
 //! Every figure and its source: `../shared/peers/gpus.json` and FACTS.md §7;
 //! `tests/gpus.rs` checks this table against that file. Entries that file does
-//! not have yet (TITAN RTX, RTX 2080 Ti, RTX 5090, H20, P100) name their public
-//! nvidia-smi output in `source`, and the test checks their bf16 / fp8 flags
-//! against their compute capability instead.
+//! not have yet (TITAN RTX, RTX 2080 Ti, RTX 5090, H20, P100, RTX 3060, RTX A4000,
+//! RTX A5000, RTX 6000 Ada, A800 80GB) name their public nvidia-smi output in
+//! `source`, and the test checks their bf16 / fp8 flags against their compute
+//! capability instead.
 
 use crate::schema::GpuTarget;
 
@@ -25,7 +26,7 @@ struct Entry {
 const MODAL: &str = "modal-labs/modal-client PR #2797 (nvidia-smi totals)";
 const CC_PAGE: &str = "NVIDIA CUDA GPU Compute Capability page (developer.nvidia.com/cuda-gpus)";
 
-const CATALOG: [Entry; 24] = [
+const CATALOG: [Entry; 29] = [
     Entry { id: "t4", name: "Tesla T4", memory_mib: 15360, compute_capability: Some("7.5"), bf16: false, fp8: false, source: MODAL },
     Entry {
         id: "p100-16gb",
@@ -85,6 +86,15 @@ const CATALOG: [Entry; 24] = [
         source: "public nvidia-smi outputs of NVIDIA TITAN RTX on current drivers (24576 MiB); 24219 MiB on older drivers, lambdal/lambda-tensorflow-benchmark PR #11",
     },
     Entry {
+        id: "rtx-3060",
+        name: "NVIDIA GeForce RTX 3060",
+        memory_mib: 12288,
+        compute_capability: Some("8.6"),
+        bf16: true,
+        fp8: false,
+        source: "geerlingguy/raspberry-pi-pcie-devices issue #790 (nvidia-smi 12288MiB, NVIDIA GeForce RTX 3060 12GB, driver 580.95.05; the 8 GB RTX 3060 reports the same name with less memory, the RTX 3060 Ti is not this entry)",
+    },
+    Entry {
         id: "rtx-3090",
         name: "NVIDIA GeForce RTX 3090",
         memory_mib: 24576,
@@ -112,6 +122,24 @@ const CATALOG: [Entry; 24] = [
         source: "club-3090 issue #617 (nvidia-smi 32607MiB)",
     },
     Entry {
+        id: "rtx-a4000",
+        name: "NVIDIA RTX A4000",
+        memory_mib: 16376,
+        compute_capability: Some("8.6"),
+        bf16: true,
+        fp8: false,
+        source: "geerlingguy/raspberry-pi-pcie-devices issue #791 (nvidia-smi 16376MiB, NVIDIA RTX A4000, driver 580.95.05)",
+    },
+    Entry {
+        id: "rtx-a5000",
+        name: "NVIDIA RTX A5000",
+        memory_mib: 24564,
+        compute_capability: Some("8.6"),
+        bf16: true,
+        fp8: false,
+        source: "akash-network/provider-configs PR #83 (nvidia-smi 24564 MiB, NVIDIA RTX A5000, driver 570.211.01)",
+    },
+    Entry {
         id: "rtx-a6000",
         name: "NVIDIA RTX A6000",
         memory_mib: 49140,
@@ -119,6 +147,15 @@ const CATALOG: [Entry; 24] = [
         bf16: true,
         fp8: false,
         source: "public nvidia-smi outputs of NVIDIA RTX A6000",
+    },
+    Entry {
+        id: "rtx-6000-ada",
+        name: "NVIDIA RTX 6000 Ada Generation",
+        memory_mib: 46068,
+        compute_capability: Some("8.9"),
+        bf16: true,
+        fp8: true,
+        source: "DINGYANB/MTVCrafter issue #21 (nvidia-smi 46068MiB, `NVIDIA RTX 6000 Ada Gene...`: the total with ECC on, as the L40S on the same AD102 reports; 49140 MiB with ECC off)",
     },
     Entry {
         id: "quadro-rtx-6000",
@@ -131,6 +168,15 @@ const CATALOG: [Entry; 24] = [
     },
     Entry { id: "a100-40gb", name: "NVIDIA A100-SXM4-40GB", memory_mib: 40960, compute_capability: Some("8.0"), bf16: true, fp8: false, source: MODAL },
     Entry { id: "a100-80gb", name: "NVIDIA A100-SXM4-80GB", memory_mib: 81920, compute_capability: Some("8.0"), bf16: true, fp8: false, source: MODAL },
+    Entry {
+        id: "a800-80gb",
+        name: "NVIDIA A800-SXM4-80GB",
+        memory_mib: 81920,
+        compute_capability: Some("8.0"),
+        bf16: true,
+        fp8: false,
+        source: "dexmal/dexbotic issue #41 (nvidia-smi 81920MiB, NVIDIA A800-SXM4-80GB, driver 535.86.10); NVIDIA A800 80GB PCIe reports 81920MiB too, vllm issue #41519",
+    },
     Entry {
         id: "h100-sxm",
         name: "NVIDIA H100 80GB HBM3",
@@ -346,6 +392,11 @@ fn probe_rocm(path: &std::ffi::OsStr, untrusted: &[std::path::PathBuf]) -> Resul
     Ok(ProbedGpu { name, memory_mib })
 }
 
+/// Words that make a different card of the same number (`RTX 3060 Ti` is not
+/// the `RTX 3060`, `RTX 4080 SUPER` not the `RTX 4080`): a reported name with
+/// one of them matches only an id that has it too.
+const VARIANT_WORDS: [&str; 2] = ["ti", "super"];
+
 fn tokens(text: &str) -> Vec<String> {
     text.to_ascii_lowercase().split(|c: char| !c.is_ascii_alphanumeric()).filter(|t| !t.is_empty()).map(str::to_owned).collect()
 }
@@ -358,7 +409,11 @@ pub fn match_name(name: &str, memory_mib: u64, catalog: &[GpuTarget]) -> (GpuTar
     let by_name = catalog.iter().find(|t| t.name.eq_ignore_ascii_case(name.trim()));
     let by_id = catalog
         .iter()
-        .filter(|t| tokens(&t.id).iter().all(|token| reported.contains(token)))
+        .filter(|t| {
+            let id = tokens(&t.id);
+            id.iter().all(|token| reported.contains(token))
+                && VARIANT_WORDS.iter().all(|word| !reported.iter().any(|r| r == word) || id.iter().any(|i| i == word))
+        })
         .max_by_key(|t| (tokens(&t.id).len(), std::cmp::Reverse(t.memory_mib.abs_diff(memory_mib))));
     match by_name.or(by_id) {
         Some(known) => {
@@ -441,6 +496,44 @@ mod detect_tests {
         assert!(!target.bf16 && !target.fp8 && target.compute_capability.as_deref() == Some("6.0"));
         let (target, _) = match_name("NVIDIA H20", 97871, &catalog);
         assert!(target.bf16 && target.fp8 && target.compute_capability.as_deref() == Some("9.0"));
+    }
+
+    /// The nvidia-smi names of the workstation cards, the RTX 3060 and the A800,
+    /// and the look-alikes each must not be taken for.
+    #[test]
+    fn names_of_the_later_added_gpus_and_their_look_alikes() {
+        assert_eq!(check("0, GPU-a, NVIDIA RTX 6000 Ada Generation, 49140\n", None).unwrap(), ("rtx-6000-ada".into(), 49140), "ECC off");
+        assert_eq!(check("0, GPU-a, NVIDIA RTX 6000 Ada Generation, 46068\n", None).unwrap(), ("rtx-6000-ada".into(), 46068), "ECC on");
+        assert_eq!(check("0, GPU-a, Quadro RTX 6000, 24576\n", None).unwrap().0, "quadro-rtx-6000", "the Turing RTX 6000 is not the Ada one");
+        assert_eq!(check("0, GPU-a, NVIDIA RTX A6000, 49140\n", None).unwrap().0, "rtx-a6000", "the RTX A6000 is not the RTX 6000 Ada");
+        assert_eq!(
+            check("0, GPU-a, NVIDIA RTX PRO 6000 Blackwell Workstation Edition, 97887\n", None).unwrap().0,
+            "auto-nvidia-rtx-pro-6000-blackwell-workstation-edition",
+            "the Blackwell RTX PRO 6000 is not catalogued"
+        );
+        assert_eq!(check("0, GPU-a, NVIDIA RTX A5000, 24564\n", None).unwrap(), ("rtx-a5000".into(), 24564));
+        assert_eq!(check("0, GPU-a, NVIDIA RTX 5000 Ada Generation, 32760\n", None).unwrap().0, "auto-nvidia-rtx-5000-ada-generation", "not the RTX A5000");
+        assert_eq!(check("0, GPU-a, NVIDIA RTX A4000, 16376\n", None).unwrap(), ("rtx-a4000".into(), 16376));
+        assert_eq!(check("0, GPU-a, Quadro RTX 4000, 8192\n", None).unwrap().0, "auto-quadro-rtx-4000", "the Quadro RTX 4000 is not the RTX A4000");
+        assert_eq!(check("0, GPU-a, NVIDIA RTX 4000 Ada Generation, 20475\n", None).unwrap().0, "auto-nvidia-rtx-4000-ada-generation", "not the RTX A4000");
+        assert_eq!(check("0, GPU-a, NVIDIA GeForce RTX 3060, 12288\n", None).unwrap(), ("rtx-3060".into(), 12288));
+        assert_eq!(check("0, GPU-a, NVIDIA GeForce RTX 3060, 8192\n", None).unwrap(), ("rtx-3060".into(), 8192), "the 8 GB RTX 3060: the reported memory");
+        assert_eq!(check("0, GPU-a, NVIDIA GeForce RTX 3060 Ti, 8192\n", None).unwrap().0, "auto-nvidia-geforce-rtx-3060-ti", "the 3060 Ti is not the 3060");
+        assert_eq!(check("0, GPU-a, NVIDIA GeForce RTX 4080 SUPER, 16376\n", None).unwrap().0, "auto-nvidia-geforce-rtx-4080-super");
+        assert_eq!(check("0, GPU-a, NVIDIA A800-SXM4-80GB, 81920\n", None).unwrap(), ("a800-80gb".into(), 81920));
+        assert_eq!(check("0, GPU-a, NVIDIA A800 80GB PCIe, 81920\n", None).unwrap(), ("a800-80gb".into(), 81920));
+        assert_eq!(check("0, GPU-a, NVIDIA A800-SXM4-40GB, 40960\n", None).unwrap().0, "auto-nvidia-a800-sxm4-40gb", "the 40 GB A800 is not catalogued");
+        assert_eq!(check("0, GPU-a, NVIDIA A100-SXM4-80GB, 81920\n", None).unwrap().0, "a100-80gb", "the A100 is not the A800");
+        assert_eq!(check("0, GPU-a, NVIDIA A100 80GB PCIe, 81920\n", None).unwrap().0, "a100-80gb");
+        let catalog = builtin();
+        let (target, _) = match_name("NVIDIA RTX 6000 Ada Generation", 49140, &catalog);
+        assert!(target.bf16 && target.fp8 && target.compute_capability.as_deref() == Some("8.9"));
+        for name in ["NVIDIA RTX A5000", "NVIDIA RTX A4000", "NVIDIA GeForce RTX 3060"] {
+            let (target, _) = match_name(name, 16000, &catalog);
+            assert!(target.bf16 && !target.fp8 && target.compute_capability.as_deref() == Some("8.6"), "{name}");
+        }
+        let (target, _) = match_name("NVIDIA A800-SXM4-80GB", 81920, &catalog);
+        assert!(target.bf16 && !target.fp8 && target.compute_capability.as_deref() == Some("8.0"));
     }
 
     /// Issue 13 item 9: only absolute PATH entries outside the untrusted folders are searched.

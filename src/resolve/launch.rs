@@ -1,7 +1,7 @@
 //! The world a project's launch scripts give a config. When a tree is linted,
-//! the `.sh`, `.sbatch` and `.slurm` files near a config (its folder and up to
-//! three folders above it, inside the project, each searched two folders deep)
-//! are read through the `Loader` — never executed — and their launch lines
+//! the `.sh`, `.sbatch` and `.slurm` files and the READMEs' fenced shell blocks near a
+//! config (its folder, up to three folders above it and the project root, each searched
+//! two folders deep) are read through the `Loader` — never executed — and their launch lines
 //! (`load::shell::launches`) linked to the configs they pass. A config a script
 //! launches gets that launch's world (`WorldSource::Launcher`) when neither the
 //! config nor `--world-size` says the world, and the launch's Hydra overrides
@@ -243,9 +243,25 @@ pub fn linked(settings: &Settings, config: &Path) -> Option<Linked> {
     let roots: Vec<PathBuf> = loader.roots().to_vec();
     let mut found: Vec<Hit> = Vec::new();
     let mut with_flags: Option<(PathBuf, String, usize)> = None;
+    // The config's folder and up to `LEVELS_UP` above it, then the project root it lies in: a
+    // repository's launch scripts sit at its root or in its `scripts/` (open-r1's `train.sh` launches
+    // `recipes/qwen/Qwen2.5-1.5B-Instruct/grpo/config.yaml`, four folders down).
+    let mut folders: Vec<PathBuf> = Vec::new();
     let mut folder = this.parent().map(Path::to_path_buf);
     for _ in 0..=LEVELS_UP {
         let Some(dir) = folder else { break };
+        folders.push(dir.clone());
+        if roots.contains(&dir) {
+            break;
+        }
+        folder = dir.parent().filter(|p| roots.is_empty() || roots.iter().any(|r| p.starts_with(r))).map(Path::to_path_buf);
+    }
+    if let Some(root) = roots.iter().filter(|r| this.starts_with(r)).max_by_key(|r| r.components().count())
+        && !folders.contains(root)
+    {
+        folders.push(root.clone());
+    }
+    for dir in folders {
         for f in launches_in(settings, &dir).iter().filter(|f| f.configs.contains(&this)) {
             if with_flags.is_none() && f.launch.flags {
                 with_flags = Some((f.path.clone(), f.display.clone(), f.launch.line));
@@ -254,10 +270,6 @@ pub fn linked(settings: &Settings, config: &Path) -> Option<Linked> {
                 found.push((f.display.clone(), f.launch.line, f.world, f.what.clone(), f.launch.overrides.clone(), f.accelerate.clone()));
             }
         }
-        if roots.contains(&dir) {
-            break;
-        }
-        folder = dir.parent().filter(|p| roots.is_empty() || roots.iter().any(|r| p.starts_with(r))).map(Path::to_path_buf);
     }
     if found.is_empty() {
         return None;
