@@ -7,7 +7,8 @@ mod common;
 /// the public nvidia-smi output its memory comes from, and its bf16 / fp8 flags
 /// follow from its compute capability. Move an id out of here when the shared
 /// file gains it.
-const NOT_IN_SHARED_FACTS: &[&str] = &["p100-16gb", "rtx-2080-ti", "titan-rtx", "rtx-5090", "h20"];
+const NOT_IN_SHARED_FACTS: &[&str] =
+    &["p100-16gb", "rtx-2080-ti", "titan-rtx", "rtx-5090", "h20", "rtx-3060", "rtx-a4000", "rtx-a5000", "rtx-6000-ada", "a800-80gb"];
 
 /// `"8.9"` as (8, 9).
 fn capability(cc: &str) -> (u32, u32) {
@@ -72,9 +73,9 @@ fn gpus_command_lists_every_target() {
     let value: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
     assert_eq!(value["version"], 1);
     let list = value["gpus"].as_array().unwrap();
-    assert!(list.len() >= 24);
-    for id in ["rtx-4090", "a100-80gb", "h100-sxm", "v100-32gb", "quadro-rtx-6000", "titan-rtx", "rtx-2080-ti", "rtx-5090", "h20", "p100-16gb"] {
-        assert!(list.iter().any(|t| t["id"] == id), "{id}");
+    assert!(list.len() >= 29);
+    for id in ["rtx-4090", "a100-80gb", "h100-sxm", "v100-32gb", "quadro-rtx-6000"].iter().chain(NOT_IN_SHARED_FACTS) {
+        assert!(list.iter().any(|t| t["id"] == *id), "{id}");
     }
     let text = common::stdout(&common::trainlint(&["gpus"]));
     assert!(text.contains("quadro-rtx-6000") && text.contains("24576 MiB"));
