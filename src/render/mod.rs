@@ -218,9 +218,45 @@ pub fn fold_infos(diagnostics: &[Diagnostic], show_infos: bool) -> (Vec<Diagnost
     let listed = diagnostics.iter().filter(|d| d.severity != Severity::Info).cloned().collect();
     let mut folded = String::new();
     for (code, name, count, _) in counts(diagnostics.iter().filter(|d| d.severity == Severity::Info)) {
+        if code == "MEM004" {
+            folded.push_str(&no_verdict(diagnostics.iter().filter(|d| d.rule.code == code && d.severity == Severity::Info), count));
+            continue;
+        }
         folded.push_str(&format!("info: {code} × {count} ({name}) — `--show-infos` lists them\n"));
     }
     (listed, folded)
+}
+
+/// The folded MEM004 line: how many configs got no memory verdict, and why, grouped (a user who
+/// passed `--gpu` learns which runs were not checked without `--show-infos`).
+fn no_verdict<'a>(found: impl Iterator<Item = &'a Diagnostic>, count: usize) -> String {
+    let mut groups: Vec<(&'static str, usize, Vec<String>)> = Vec::new();
+    for d in found {
+        let (why, model) = crate::rules::memory::memory_not_estimated::summary_reason(d);
+        let at = match groups.iter().position(|(w, ..)| *w == why) {
+            Some(at) => at,
+            None => {
+                groups.push((why, 0, Vec::new()));
+                groups.len() - 1
+            }
+        };
+        groups[at].1 += 1;
+        if let Some(model) = model.filter(|m| !groups[at].2.contains(m)) {
+            groups[at].2.push(model);
+        }
+    }
+    groups.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let parts: Vec<String> = groups
+        .iter()
+        .map(|(why, n, models)| {
+            let mut names: Vec<String> = models.iter().take(3).map(|m| format!("`{}`", escape_controls(m))).collect();
+            if models.len() > 3 {
+                names.push("…".into());
+            }
+            if names.is_empty() { format!("{n} {why}") } else { format!("{n} {why} ({})", names.join(", ")) }
+        })
+        .collect();
+    format!("info: MEM004 × {count} (memory-not-estimated): no memory verdict for {count} config{}: {} — `--show-infos` lists them\n", plural(count), parts.join(", "))
 }
 
 /// Findings per rule code, in code order: code, name, count, whether any has a fix.

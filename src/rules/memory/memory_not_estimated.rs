@@ -164,3 +164,20 @@ pub fn diagnostic(resolved: &ResolvedConfig, reason: &str) -> Diagnostic {
             "state `model.parameters` and `memory.activation_bytes_per_sample` (or memory terms), or add measured peaks as `[[calibration]]` in the manifest",
         )
 }
+
+/// Why a MEM004 finding gives no memory verdict, in a few words for the summary line the human
+/// formats print when infos are folded ("23 name a model not in the catalog"), by the finding's
+/// label; and the model it names, where that is the reason.
+pub fn summary_reason(diagnostic: &Diagnostic) -> (&'static str, Option<String>) {
+    let model = || diagnostic.message.split('`').nth(1).map(str::to_owned);
+    match diagnostic.label.as_deref() {
+        Some("not in the model catalog") => ("name a model not in the catalog", model()),
+        Some("architecture not supported by the memory model") => ("use an architecture the memory model does not support", model()),
+        Some("no sequence length" | "activations unknown") => ("state no sequence length", None),
+        Some("sharded over an unknown number of GPUs") => ("shard over a world nothing states (`--world-size N`)", None),
+        Some("adapter memory not modelled") => ("train an adapter of a model whose shape is unknown", None),
+        Some("not modelled yet") => ("use a setting not modelled yet", None),
+        _ if diagnostic.message.contains(crate::estimate::NOT_TRAINING) => ("are not training runs", None),
+        _ => ("state no model or parameter count", None),
+    }
+}
