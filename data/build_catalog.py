@@ -108,8 +108,16 @@ def tt(family, *sizes, lora=True, qlora=True):
 # ---------------------------------------------------------------- Llama 2 (litgpt llama_2; torchtune llama2)
 add("meta-llama/Llama-2-7b-hf", 4096, 32, 32, 32, 11008, 32000, 4096, LIT + " (llama_2 'Llama-2-7b{}-hf'; defaults n_embd=4096, n_head=32, block_size=4096)",
     aliases=["meta-llama/Llama-2-7b", "meta-llama/Llama-2-7b-chat-hf", "meta-llama/Llama-2-7b-chat", "NousResearch/Llama-2-7b-hf",
-             "NousResearch/Llama-2-7b-chat-hf", "Llama-2-7b-hf", "Llama-2-7b-chat-hf"],
-    torchtune=tt("llama2", "llama2_7b"), litgpt=["Llama-2-7b-hf", "Llama-2-7b-chat-hf"])
+             "NousResearch/Llama-2-7b-chat-hf", "Llama-2-7b-hf", "Llama-2-7b-chat-hf", "lmsys/vicuna-7b-v1.5"],
+    torchtune=tt("llama2", "llama2_7b"), litgpt=["Llama-2-7b-hf", "Llama-2-7b-chat-hf", "vicuna-7b-v1.5"])
+# issue 24 item 2: lmsys/vicuna-7b-v1.5 has this exact shape (a Llama 2 7B fine-tune).
+VICUNA_SRC = ("; alias lmsys/vicuna-7b-v1.5 (issue 24): " + LIT + " (vicuna 'vicuna-7b-v1.5', citing huggingface.co/lmsys/vicuna-7b-v1.5/"
+              "blob/main/config.json: n_layer 32, intermediate_size 11008, vocab 32000, defaults n_embd 4096 / n_head 32 / block_size 4096) "
+              "and the checkpoint's config as LLaVA prints it after loading lmsys/vicuna-7b-v1.5 (LlavaConfig _name_or_path "
+              "lmsys/vicuna-7b-v1.5, transformers 4.31.0: hidden 4096, intermediate 11008, 32 heads, 32 kv heads, 32 layers, vocab 32000, "
+              "max_position_embeddings 4096, tie_word_embeddings false; an annotated public copy of haotian-liu/LLaVA "
+              "llava/model/multimodal_projector/builder.py)")
+ENTRIES[-1]["source"] += VICUNA_SRC
 add("meta-llama/Llama-2-13b-hf", 5120, 40, 40, 40, 13824, 32000, 4096, LIT + " (llama_2 'Llama-2-13b{}-hf')",
     aliases=["meta-llama/Llama-2-13b", "meta-llama/Llama-2-13b-chat-hf", "NousResearch/Llama-2-13b-hf", "Llama-2-13b-hf", "Llama-2-13b-chat-hf"],
     torchtune=tt("llama2", "llama2_13b"), litgpt=["Llama-2-13b-hf", "Llama-2-13b-chat-hf"])
@@ -220,15 +228,29 @@ add("Qwen/Qwen2.5-1.5B", 1536, 28, 12, 2, 8960, 151936, 131072, Q25 % "1.5B" + T
 add("Qwen/Qwen2.5-3B", 2048, 36, 16, 2, 11008, 151936, 32768, Q25 % "3B" + TIE25, tie=True, qkv_bias=True, arch="qwen2",
     aliases=["Qwen/Qwen2.5-3B-Instruct", "Qwen2.5-3B", "Qwen2.5-3B-Instruct"], torchtune=tt("qwen2_5", "qwen2_5_3b", qlora=False),
     litgpt=["Qwen2.5-3B", "Qwen2.5-3B-Instruct"])
+# issue 24 item 2: fine-tunes with exactly the Qwen2.5-7B shape (hidden 3584, 28 layers, 28/4 heads, intermediate 18944, vocab 152064,
+# untied, q/k/v bias); only max_position_embeddings/rope_theta differ, which the count does not use.
+Q25_7B_SAME = ["Qwen/Qwen2.5-Math-7B", "Qwen/Qwen2.5-Math-7B-Instruct", "deepseek-ai/DeepSeek-R1-Distill-Qwen-7B"]
+Q25_7B_SRC = ("; aliases Qwen/Qwen2.5-Math-7B and -Instruct (issue 24): " + LIT + " (qwen_2_5_math 'Qwen2.5-Math-7B{}' built for '' and "
+              "'-Instruct', citing huggingface.co/Qwen/Qwen2.5-Math-7B/blob/main/config.json: n_embd 3584, 28 layers, 28 heads, 4 query "
+              "groups, intermediate 18944, padded_vocab_size 152064, attn_bias; block_size 4096, rope_base 10000) and keras-hub "
+              "qwen2.5_math_7b_en = this count (check_catalog.py PUBLISHED); alias deepseek-ai/DeepSeek-R1-Distill-Qwen-7B (issue 24): the "
+              "module printout of the Hub checkpoint in VainF/Torch-Pruning examples/LLMs/readme.md @566a8875 (Embedding(152064, 3584), "
+              "28 x Qwen2DecoderLayer with q_proj 3584->3584 and k/v_proj 3584->512 with bias, gate/up 3584->18944, lm_head 3584->152064 "
+              "untied; config _name_or_path deepseek-ai/DeepSeek-R1-Distill-Qwen-7B: vocab_size 152064, tie_word_embeddings false, "
+              "max_position_embeddings 131072, rope_theta 10000), the same printout as for Qwen/Qwen2.5-7B there")
 for size, H, L, nh, nkv, I, V in [("7B", 3584, 28, 28, 4, 18944, 152064), ("14B", 5120, 48, 40, 8, 13824, 152064),
                                   ("32B", 5120, 64, 40, 8, 27648, 152064), ("72B", 8192, 80, 64, 8, 29568, 152064)]:
     b = "qwen2_5_" + size.lower()
     add(f"Qwen/Qwen2.5-{size}", H, L, nh, nkv, I, V, 131072, Q25 % size + "; untied (torchtune %s_base/_instruct pass no tie_word_embeddings)" % b,
-        qkv_bias=True, arch="qwen2", aliases=[f"Qwen/Qwen2.5-{size}-Instruct", f"Qwen2.5-{size}", f"Qwen2.5-{size}-Instruct"],
+        qkv_bias=True, arch="qwen2", aliases=[f"Qwen/Qwen2.5-{size}-Instruct", f"Qwen2.5-{size}", f"Qwen2.5-{size}-Instruct"] + (
+            Q25_7B_SAME if size == "7B" else []),
         torchtune=[f"torchtune.models.qwen2_5.{b}_base", f"torchtune.models.qwen2_5.{b}_instruct",
                    f"torchtune.models.qwen2_5.lora_{b}_base", f"torchtune.models.qwen2_5.lora_{b}_instruct"] + (
                        [f"torchtune.models.qwen2_5.lora_{b}"] if size == "7B" else []),
-        litgpt=[f"Qwen2.5-{size}", f"Qwen2.5-{size}-Instruct"])
+        litgpt=[f"Qwen2.5-{size}", f"Qwen2.5-{size}-Instruct"] + (["Qwen2.5-Math-7B", "Qwen2.5-Math-7B-Instruct"] if size == "7B" else []))
+    if size == "7B":
+        ENTRIES[-1]["source"] += Q25_7B_SRC
 
 # ---------------------------------------------------------------- Qwen 3 dense (litgpt qwen_3: head_size=128, norm_qk=True; ties torchtune qwen3)
 Q3 = LIT + " (qwen_3 'Qwen3-%s{}', norm_qk=True, head_size=128)"
@@ -867,6 +889,29 @@ add("Qwen/Qwen-7B", 4096, 32, 32, 32, 11008, 151936, 8192,
     "gives the fused c_attn a bias and c_proj none; this layout reproduces the 7,721,324,544 parameters public code prints for Qwen-7B "
     "(chatllm.cpp banner, benchmark tables); untied lm_head",
     arch="qwen", qkv_bias=True, aliases=["Qwen/Qwen-7B-Chat"])
+# issue 24 item 2 (reported out-of-memory configs naming them): Qwen1.5-7B, DeepSeek-R1-Distill-Qwen-1.5B, ChatGLM3-6B.
+add("Qwen/Qwen1.5-7B", 4096, 32, 32, 32, 11008, 151936, 32768,
+    "Qwen/Qwen1.5-7B config.json as quoted in public code (model config table 'qwen1_5_7b_config', citing "
+    "huggingface.co/Qwen/Qwen1.5-7B/blob/main/config.json: hidden 4096, 32 heads, 32 kv heads, 32 layers, intermediate_size 11008, vocab "
+    "151936, max_model_len 32768); Qwen2 layout (model_type qwen2: q/k/v with bias, o_proj without); untied: the Hub total "
+    "7,721,324,544 that PiDanShouRouZhouXD/Sakura_Launcher_GUI src/sakura.py records for base_model_hf Qwen/Qwen1.5-7B (config_cache "
+    "hidden 4096, 32 heads, 32 kv heads, 32 layers) equals this count only with a separate lm_head",
+    arch="qwen2", qkv_bias=True)
+add("deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B", 1536, 28, 12, 2, 8960, 151936, 131072,
+    "deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B config.json as quoted in public code (a Qwen2Config printout with _name_or_path "
+    "deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B, transformers 4.48.3, and a C struct transcribing the file field by field: hidden 1536, "
+    "intermediate 8960, 28 layers, 12 heads, 2 kv heads, vocab 151936, max_position_embeddings 131072, rope_theta 10000, "
+    "tie_word_embeddings false); the Qwen2.5-Math-1.5B shape but UNTIED (so not an alias of Qwen/Qwen2.5-1.5B, which ties): "
+    "1,777,088,000 parameters as llama.cpp n_params and public pruning scripts print for it (check_catalog.py CORROBORATED)",
+    arch="qwen2", qkv_bias=True)
+add("THUDM/chatglm3-6b", 4096, 28, 32, 2, 13696, 65024, 8192,
+    "THUDM/chatglm3-6b config.json as quoted in public code and load logs (ChatGLMConfig: hidden_size 4096, num_layers 28, "
+    "num_attention_heads 32, multi_query_attention true with multi_query_group_num 2, kv_channels 128, ffn_hidden_size 13696 "
+    "(dense_h_to_4h emits 2 x 13696 for SwiGLU: the gated layout), padded_vocab_size 65024, add_qkv_bias true, add_bias_linear false, "
+    "rmsnorm true, post_layer_norm true, seq_length 8192, tie_word_embeddings false: output_layer separate); rotary on half of each "
+    "head has no parameters; 6,243,584,000 parameters as model.num_parameters() prints after loading chatglm3-6b (public code; the "
+    "same total as ChatGLM2-6B, same architecture) (check_catalog.py CORROBORATED)",
+    arch="chatglm", qkv_bias=True)
 add("llava-hf/llava-1.5-7b-hf", 4096, 32, 32, 32, 11008, 32064, 4096,
     TF + "llava/configuration_llava.py (transformers 5.23.0; declared for llava-hf/llava-1.5-7b-hf: vision CLIP hidden 1024, intermediate "
     "4096, patch 14, image 336, 24 layers; text AutoConfig llama = LlamaConfig defaults 4096/32 layers/32 heads/11008, untied; "

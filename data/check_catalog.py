@@ -72,6 +72,8 @@ PUBLISHED = {
 # found with full-text search, repository not resolvable with the tools, so kept apart as corroboration.
 CORROBORATED = {
     "meta-llama/Llama-3.1-70B": 70553706496, "meta-llama/Llama-3.1-405B": 405853388800, "meta-llama/Llama-3.3-70B-Instruct": 70553706496,
+    # issue 24 item 2: Hub total / numel() / llama.cpp n_params quoted in public code (see the entries' source)
+    "Qwen/Qwen1.5-7B": 7721324544, "deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B": 1777088000, "THUDM/chatglm3-6b": 6243584000,
     "meta-llama/Llama-3.2-3B": 3212749824, "google/gemma-3-4b-it": 4300079472, "meta-llama/Llama-3.2-11B-Vision-Instruct": 10670220835,
     "meta-llama/Llama-4-Scout-17B-16E": 108641793536, "meta-llama/Llama-4-Maverick-17B-128E": 401583781376,
     "Qwen/Qwen3-VL-30B-A3B-Instruct": 31070754032, "Qwen/Qwen3-VL-4B-Instruct": 4437815808,

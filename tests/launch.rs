@@ -351,7 +351,10 @@ fn accelerate_plugins_become_the_run_s_sharding() {
     let recipe = "model_name_or_path: Qwen/Qwen2.5-7B\nper_device_train_batch_size: 2\ngradient_accumulation_steps: 8\nlearning_rate: 1.0e-5\nmax_length: 4096\nbf16: true\ngradient_checkpointing: true\noutput_dir: out\n";
     let script = "#!/bin/bash\naccelerate launch --config_file accelerate.yaml train.py --config recipe.yaml\n";
     let cases = [
-        ("distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: FULL_SHARD\n  fsdp_offload_params: true\nnum_processes: 4\n", "fsdp                      true"),
+        (
+            "distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: FULL_SHARD\n  fsdp_offload_params: true\nnum_processes: 4\n",
+            "fsdp                      true",
+        ),
         ("distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: 2\nnum_processes: 4\n", "zero_stage                2"),
         ("distributed_type: FSDP\nfsdp_config:\n  fsdp_version: 2\n  fsdp_reshard_after_forward: false\nnum_processes: 4\n", "zero_stage                2"),
         ("distributed_type: FSDP\nfsdp_config:\n  fsdp_sharding_strategy: NO_SHARD\nnum_processes: 4\n", ""),
@@ -371,4 +374,11 @@ fn accelerate_plugins_become_the_run_s_sharding() {
             assert!(shown.contains("offload_params            true"), "{shown}");
         }
     }
+    // `--num_processes` on the line gives the world; the config file still gives the plugin
+    // (open-r1's `accelerate launch --config_file zero3.yaml --num_processes=7 …`).
+    let accelerate = "compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\ndeepspeed_config:\n  zero_stage: 3\nnum_processes: 8\n";
+    let script = "#!/bin/bash\naccelerate launch --config_file accelerate.yaml --num_processes=7 train.py --config recipe.yaml\n";
+    let dir = repo("plugins-flag", &[("train.sh", script), ("accelerate.yaml", accelerate), ("recipe.yaml", recipe)]);
+    let shown = show(&dir, "recipe.yaml", &[]);
+    assert!(shown.contains("× 7 data-parallel world") && shown.contains("zero_stage                3              accelerate.yaml:4"), "{shown}");
 }

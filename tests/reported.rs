@@ -98,8 +98,7 @@ fn run(case: &Case) -> (Vec<String>, Vec<String>) {
     args.extend(case.args.iter().map(String::as_str));
     args.push(".");
     let output = common::trainlint_in(&dir, &args);
-    let json: serde_json::Value =
-        serde_json::from_str(&common::stdout(&output)).unwrap_or_else(|e| panic!("{}: {e}: {}", case.slug, common::stderr(&output)));
+    let json: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap_or_else(|e| panic!("{}: {e}: {}", case.slug, common::stderr(&output)));
     let (mut errors, mut warnings) = (BTreeSet::new(), BTreeSet::new());
     for d in json["diagnostics"].as_array().unwrap() {
         let code = d["code"].as_str().unwrap().to_owned();
@@ -201,6 +200,10 @@ BAT004 or BAT008; a removed argument: MIG001–MIG006).\n\n"
     if std::env::var_os("TRAINLINT_WRITE_BOOK").is_some_and(|v| v == "1") {
         std::fs::write(&path, &page).unwrap();
     } else {
-        assert_eq!(std::fs::read_to_string(&path).unwrap_or_default(), page, "stale book/src/reported.md (`TRAINLINT_WRITE_BOOK=1 cargo test --test reported`)");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap_or_default(),
+            page,
+            "stale book/src/reported.md (`TRAINLINT_WRITE_BOOK=1 cargo test --test reported`)"
+        );
     }
 }

@@ -1182,7 +1182,8 @@ pub struct Launch {
     pub world: Option<u64>,
     /// How the world was counted, or why it is unknown (`#SBATCH --nodes=2 × --gpus-per-node=8`).
     pub what: String,
-    /// `accelerate launch --config_file F` without `--num_processes`: F says the world.
+    /// `accelerate launch --config_file F`: F says the world when `--num_processes` does not, and
+    /// its plugin and precision are the run's.
     pub accelerate_config: Option<String>,
     /// Config files the command passes (`--config x.yaml`, `--deepspeed ds.json`,
     /// a positional `.yaml`), as written; Hydra's `--config-path`/`--config-name` joined.
@@ -1465,7 +1466,9 @@ fn launch_from(words: &[Option<String>], start: usize, sb: &Sbatch, command: &Co
     // Launcher options held in a variable known only at run time (`torchrun $DISTRIBUTED_ARGS`
     // with it unset): an option it does not show may be in there.
     let opaque = own.iter().any(|w| w.as_deref().is_none_or(|w| w.contains(UNKNOWN)));
-    let mut accelerate_config = None;
+    // `accelerate launch --config_file F`: F's plugin and precision are the run's
+    // (`resolve::fill_from_accelerate`), and its `num_processes` the world without `--num_processes`.
+    let accelerate_config = if kind == "accelerate" { flag(own, &["--config_file", "--config-file"]).value().map(str::to_owned) } else { None };
     let (world, what): (Option<u64>, String) = match kind {
         // torchtune/_cli/run.py: with no torchrun option before the recipe, `tune run` runs the
         // recipe in this process (`_run_single_device`): one process.
@@ -1512,10 +1515,7 @@ fn launch_from(words: &[Option<String>], start: usize, sb: &Sbatch, command: &Co
             },
             Flag::Unknown => (None, "accelerate launch: --num_processes is known only at run time".into()),
             Flag::Absent if opaque => (None, "accelerate launch: options known only at run time may set --num_processes".into()),
-            Flag::Absent => {
-                accelerate_config = flag(own, &["--config_file", "--config-file"]).value().map(str::to_owned);
-                (None, "accelerate launch without --num_processes".into())
-            }
+            Flag::Absent => (None, "accelerate launch without --num_processes".into()),
         },
         // deepspeed/launcher/runner.py: `--num_gpus`/`--num_nodes` (-1: every one), `--include host:0,1,2`,
         // `--hostfile` (default /job/hostfile: the machines decide).

@@ -296,6 +296,20 @@ struct Catalog {
     /// Lower-cased last path component of an id or alias → entry index, or `None`
     /// where two entries share it (ambiguous: not matched).
     basenames: HashMap<String, Option<usize>>,
+    /// Lower-cased name part (after the last `/`) of an id or alias → entry index, or
+    /// `None` where two entries share it: what a re-upload organisation's `ORG/NAME` finds.
+    name_parts: HashMap<String, Option<usize>>,
+}
+
+/// Inserts `key → index`, or marks the key ambiguous when another entry has it.
+fn insert_unique(map: &mut HashMap<String, Option<usize>>, key: String, index: usize) {
+    map.entry(key)
+        .and_modify(|seen| {
+            if *seen != Some(index) {
+                *seen = None;
+            }
+        })
+        .or_insert(Some(index));
 }
 
 fn catalog() -> &'static Catalog {
@@ -304,25 +318,21 @@ fn catalog() -> &'static Catalog {
         // The file is part of the source tree and checked by the tests: a parse error is a build defect.
         let entries: Vec<Entry> = serde_json::from_str(CATALOG_JSON).expect("data/models.json parses (tested)");
         let mut names = HashMap::new();
-        let mut basenames: HashMap<String, Option<usize>> = HashMap::new();
+        let mut basenames = HashMap::new();
+        let mut name_parts = HashMap::new();
         for (index, entry) in entries.iter().enumerate() {
             let all = std::iter::once(&entry.id).chain(&entry.aliases).chain(&entry.builders).chain(&entry.litgpt);
             for name in all {
                 names.entry(name.to_lowercase()).or_insert(index);
             }
             for name in std::iter::once(&entry.id).chain(&entry.aliases).chain(&entry.litgpt) {
-                let base = name.rsplit('/').next().unwrap_or(name).to_lowercase();
-                basenames
-                    .entry(base)
-                    .and_modify(|seen| {
-                        if *seen != Some(index) {
-                            *seen = None;
-                        }
-                    })
-                    .or_insert(Some(index));
+                insert_unique(&mut basenames, name.rsplit('/').next().unwrap_or(name).to_lowercase(), index);
+            }
+            for name in std::iter::once(&entry.id).chain(&entry.aliases) {
+                insert_unique(&mut name_parts, name.rsplit('/').next().unwrap_or(name).to_lowercase(), index);
             }
         }
-        Catalog { entries, names, basenames }
+        Catalog { entries, names, basenames, name_parts }
     })
 }
 
@@ -358,36 +368,198 @@ pub enum Match {
     PathOrgName,
     /// The last component of a path, shared by no other entry.
     PathBasename,
+    /// A hub id found by the re-upload organisation rule or after stripping variant
+    /// suffixes (`NousResearch/Llama-2-70b-chat-hf`, `Qwen/Qwen1.5-7B-Chat`): `Found` says which.
+    Variant,
+}
+
+/// Organisations whose repositories re-upload other organisations' checkpoints under the
+/// original name (`ORG/NAME` where NAME is a catalog name part), each with why it is one.
+/// Not listed, on purpose: `lmsys` (it publishes its own fine-tunes, Vicuna and LongChat,
+/// which are catalog names of their own), `hf-internal-testing` (tiny random-weight test
+/// models and tokenizer-only copies under real names: the name says nothing of the shape),
+/// and any organisation that fine-tunes under the original name.
+pub const REUPLOAD_ORGS: &[(&str, &str)] = &[
+    ("NousResearch", "ungated re-uploads of Meta's Llama checkpoints under Meta's names (Llama-2-*-hf, Meta-Llama-3*)"),
+    ("TheBloke", "quantized re-uploads (GPTQ, AWQ) of other organisations' checkpoints, named <model>-GPTQ / -AWQ"),
+    ("unsloth", "re-uploads and bitsandbytes 4-bit copies (<model>-bnb-4bit) of other organisations' checkpoints"),
+    ("huggyllama", "Meta's original LLaMA weights converted to transformers under their names (llama-7b ... llama-65b)"),
+    ("TechxGenus", "GPTQ and AWQ quantized copies of Meta Llama 3 checkpoints, named <model>-GPTQ / -AWQ"),
+];
+
+/// Name suffixes that do not change the architecture, stripped (repeatedly, case-insensitively)
+/// from the last component when the name as written is not found, with the stored width a
+/// quantization suffix states ("int4"/"int8", `Role::BaseWeights` spellings). Version tags are
+/// never stripped (Mistral-7B v0.1 and v0.3 differ in vocabulary), nor `-GGUF` (not trainable).
+const VARIANT_SUFFIXES: &[(&str, Option<&str>)] = &[
+    ("-hf", None),
+    ("-chat", None),
+    ("-instruct", None),
+    ("-it", None),
+    ("-base", None),
+    ("-gptq", Some("int4")),
+    ("-awq", Some("int4")),
+    ("-bnb-4bit", Some("int4")),
+    ("-4bit", Some("int4")),
+    ("-int4", Some("int4")),
+    ("-int8", Some("int8")),
+    ("-fp8", Some("int8")),
+];
+
+/// A catalog entry a name resolved to, and how.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Found {
+    pub entry: &'static Entry,
+    pub how: Match,
+    /// The name, as tried, that matched when it is not the name as written (a suffix stripped),
+    /// or the name part looked up under a re-upload organisation.
+    pub matched_as: Option<String>,
+    /// The re-upload organisation (`REUPLOAD_ORGS`) the name was looked up under.
+    pub reupload_org: Option<&'static str>,
+    /// The suffixes stripped, as written (`-chat`, `-GPTQ`), outermost first.
+    pub stripped: Vec<String>,
+    /// The stored weight width a stripped quantization suffix states: "int4" (GPTQ, AWQ,
+    /// bnb-4bit, 4bit, Int4) or "int8" (Int8, FP8).
+    pub quantization: Option<&'static str>,
+}
+
+impl Found {
+    /// What the match assumed, for messages: `None` for the name as written.
+    pub fn assumption(&self) -> Option<String> {
+        let matched = self.matched_as.as_deref()?;
+        let mut parts = Vec::new();
+        if let Some(org) = self.reupload_org {
+            parts.push(format!("`{matched}` under {org}, an organisation that re-uploads other organisations' checkpoints"));
+        } else {
+            parts.push(format!("as `{matched}`"));
+        }
+        if !self.stripped.is_empty() {
+            let list: Vec<String> = self.stripped.iter().map(|s| format!("`{s}`")).collect();
+            let verb = if list.len() == 1 { "does" } else { "do" };
+            parts.push(format!("after stripping {}, which {verb} not change the architecture", list.join(", ")));
+        }
+        if let Some(width) = self.quantization {
+            parts.push(format!("the name says the stored weights are {}", if width == "int4" { "4-bit" } else { "8-bit" }));
+        }
+        Some(format!("matched {}", parts.join("; ")))
+    }
 }
 
 /// The catalog entry a config's model name refers to, case-insensitively:
 /// the whole name, else (for a path) its last two components, else its last
-/// component where exactly one entry has it. Nothing looser.
+/// component where exactly one entry has it; else the same under a re-upload
+/// organisation and after stripping variant suffixes (`resolve`). Nothing looser.
 pub fn lookup(name: &str) -> Option<(&'static Entry, Match)> {
-    let catalog = catalog();
+    resolve(name).ok().map(|found| (found.entry, found.how))
+}
+
+/// `lookup` with how the name matched; `Err` lists the names tried, in order (for the
+/// reason an unknown model gives), when the rules tried more than the name as written.
+///
+/// For the name as written, then for each shorter name that stripping one more variant
+/// suffix from the last component gives (`VARIANT_SUFFIXES`), in that order: the whole
+/// name (id, alias, builder, litgpt name); for a hub id `ORG/NAME` under a re-upload
+/// organisation (`REUPLOAD_ORGS`), NAME as the name part of exactly one id or alias; for
+/// a path, its last two components (also under a re-upload organisation), else its last
+/// component where exactly one entry has it. Names are compared whole, never by prefix.
+pub fn resolve(name: &str) -> Result<Found, Vec<String>> {
     let trimmed = name.trim().trim_end_matches('/');
     if trimmed.is_empty() {
-        return None;
+        return Err(vec![]);
     }
-    let lower = trimmed.to_lowercase();
+    let path = is_path(trimmed);
+    let mut candidate = trimmed.to_owned();
+    let mut stripped: Vec<String> = Vec::new();
+    let mut quantization: Option<&'static str> = None;
+    let mut tried = Vec::new();
+    loop {
+        if let Some((entry, how, reupload_org, matched)) = match_one(&candidate, path, &mut tried) {
+            let variant = !stripped.is_empty() || reupload_org.is_some();
+            let how = if how == Match::Name && variant { Match::Variant } else { how };
+            let matched_as = variant.then(|| matched.unwrap_or_else(|| candidate.clone()));
+            return Ok(Found { entry, how, matched_as, reupload_org, stripped, quantization });
+        }
+        let Some((shorter, suffix, width)) = strip_variant(&candidate) else { break };
+        stripped.push(suffix);
+        // An 8-bit statement wins over a plain `-GPTQ` (Qwen's `-GPTQ-Int8`).
+        quantization = match (quantization, width) {
+            (Some("int8"), _) | (_, Some("int8")) => Some("int8"),
+            (q, w) => q.or(w),
+        };
+        candidate = shorter;
+    }
+    Err(tried)
+}
+
+/// One candidate name by the exact, re-upload and path rules; records what it tried.
+fn match_one(candidate: &str, path: bool, tried: &mut Vec<String>) -> Option<(&'static Entry, Match, Option<&'static str>, Option<String>)> {
+    let catalog = catalog();
+    let entry = |index: usize| &catalog.entries[index];
+    let lower = candidate.to_lowercase();
+    tried.push(candidate.to_owned());
     if let Some(&index) = catalog.names.get(&lower) {
-        return Some((&catalog.entries[index], Match::Name));
+        return Some((entry(index), Match::Name, None, None));
     }
-    let parts: Vec<&str> = lower.split(['/', '\\']).filter(|p| !p.is_empty() && *p != ".").collect();
-    if !is_path(trimmed) {
+    let parts: Vec<&str> = candidate.split(['/', '\\']).filter(|p| !p.is_empty() && *p != ".").collect();
+    // `ORG/NAME` (a hub id, or a path's last two components) under a re-upload organisation.
+    let reupload = |org: &str, name: &str, tried: &mut Vec<String>| {
+        let (org, _) = REUPLOAD_ORGS.iter().find(|(known, _)| known.eq_ignore_ascii_case(org))?;
+        tried.push(name.to_owned());
+        match catalog.name_parts.get(&name.to_lowercase()) {
+            Some(Some(index)) => Some((*org, *index)),
+            _ => None,
+        }
+    };
+    if !path {
+        if let [org, name] = parts[..]
+            && let Some((org, index)) = reupload(org, name, tried)
+        {
+            return Some((entry(index), Match::Name, Some(org), Some(name.to_owned())));
+        }
         return None;
     }
     if parts.len() >= 2 {
-        let org_name = format!("{}/{}", parts[parts.len() - 2], parts[parts.len() - 1]);
-        if let Some(&index) = catalog.names.get(&org_name) {
-            return Some((&catalog.entries[index], Match::PathOrgName));
+        let (org, name) = (parts[parts.len() - 2], parts[parts.len() - 1]);
+        if let Some(&index) = catalog.names.get(&format!("{org}/{name}").to_lowercase()) {
+            return Some((entry(index), Match::PathOrgName, None, None));
+        }
+        if let Some((org, index)) = reupload(org, name, tried) {
+            return Some((entry(index), Match::PathOrgName, Some(org), Some(name.to_owned())));
         }
     }
     let base = parts.last()?;
-    match catalog.basenames.get(*base) {
-        Some(Some(index)) => Some((&catalog.entries[*index], Match::PathBasename)),
+    match catalog.basenames.get(&base.to_lowercase()) {
+        Some(Some(index)) => Some((entry(*index), Match::PathBasename, None, None)),
         _ => None,
     }
+}
+
+/// The name with one variant suffix stripped from its last component, the suffix as
+/// written and the width it states; `None` when none applies or nothing would remain.
+fn strip_variant(name: &str) -> Option<(String, String, Option<&'static str>)> {
+    let last_start = name.rfind(['/', '\\']).map_or(0, |i| i + 1);
+    let last = &name[last_start..];
+    VARIANT_SUFFIXES.iter().find_map(|(suffix, width)| {
+        let cut = last.len().checked_sub(suffix.len()).filter(|&cut| cut > 0)?;
+        let tail = last.get(cut..)?;
+        tail.eq_ignore_ascii_case(suffix).then(|| (name[..last_start + cut].to_owned(), tail.to_owned(), *width))
+    })
+}
+
+/// The reason an unknown name gives when the rules tried more than the name as written.
+pub fn tried_reason(tried: &[String]) -> Option<String> {
+    let mut seen: Vec<&str> = Vec::new();
+    for name in tried {
+        if !seen.iter().any(|s| s.eq_ignore_ascii_case(name)) {
+            seen.push(name);
+        }
+    }
+    (seen.len() > 1).then(|| {
+        format!(
+            "tried {}: a re-upload organisation's name part and names without variant suffixes (-hf, -chat, -Instruct, -it, -base, quantization), compared whole",
+            seen.join(", ")
+        )
+    })
 }
 
 /// Whether a model name is written as a file-system path rather than a hub id
@@ -409,7 +581,7 @@ mod tests {
 
     #[test]
     fn the_catalog_parses_with_every_field_typed() {
-        assert_eq!(entries().len(), 167);
+        assert_eq!(entries().len(), 170);
         for entry in entries() {
             assert!(!entry.source.is_empty(), "{} cites no source", entry.id);
             if let Some(other) = &entry.same_architecture_as {
@@ -462,6 +634,137 @@ mod tests {
         assert!(unsupported("tiiuae/Falcon-H1-7B-Base-v2").is_none());
         assert!(unsupported("someone/Falcon-H1-7B-Base").is_none());
         assert!(unsupported("meta-llama/Llama-3.1-8B").is_none());
+    }
+
+    fn found(name: &str) -> Option<(&'static str, Match, Option<&'static str>)> {
+        resolve(name).ok().map(|f| (f.entry.id.as_str(), f.how, f.quantization))
+    }
+
+    #[test]
+    fn a_reupload_organisation_finds_the_name_part_of_one_entry() {
+        // The case (axolotl #1522): NousResearch re-uploads Meta's checkpoints under Meta's names.
+        let nous = resolve("NousResearch/Llama-2-70b-chat-hf").expect("a NousResearch re-upload");
+        assert_eq!((nous.entry.id.as_str(), nous.how), ("meta-llama/Llama-2-70b-hf", Match::Variant));
+        assert_eq!((nous.reupload_org, nous.matched_as.as_deref(), nous.quantization), (Some("NousResearch"), Some("Llama-2-70b-chat-hf"), None));
+        assert!(nous.stripped.is_empty());
+        assert!(nous.assumption().unwrap().contains("NousResearch"));
+        // Case-insensitive, org and name; other organisations of the list.
+        assert_eq!(found("nousresearch/LLAMA-2-13B-CHAT-HF").map(|f| f.0), Some("meta-llama/Llama-2-13b-hf"));
+        assert_eq!(found("huggyllama/llama-7b").map(|f| f.0), Some("huggyllama/llama-7b"));
+        assert_eq!(found("unsloth/Meta-Llama-3.1-8B-Instruct"), Some(("meta-llama/Llama-3.1-8B", Match::Variant, None)));
+        // In a path's last two components too (a litgpt `checkpoints/<org>/<name>`).
+        assert_eq!(found("checkpoints/NousResearch/Llama-2-70b-chat-hf").map(|f| (f.0, f.1)), Some(("meta-llama/Llama-2-70b-hf", Match::PathOrgName)));
+        // Not an organisation that re-uploads: its names are its own models.
+        assert!(resolve("someone/Llama-2-70b-chat-hf").is_err());
+        assert!(resolve("hf-internal-testing/Llama-2-7b-hf").is_err());
+        assert!(resolve("lmsys/Llama-2-7b-hf").is_err());
+        // A NousResearch model of its own is no re-upload, and nothing is stripped from it.
+        assert!(resolve("NousResearch/Hermes-2-Pro-Mistral-7B").is_err(), "must not find Mistral-7B");
+        assert!(resolve("NousResearch/Nous-Hermes-2-Mistral-7B-DPO").is_err());
+        assert!(resolve("NousResearch/Hermes-2-Pro-Llama-3-8B").is_err());
+        assert!(lookup("NousResearch/Mistral-7B").is_none(), "no catalog name part `Mistral-7B`");
+    }
+
+    #[test]
+    fn variant_suffixes_are_stripped_only_whole_and_only_architecture_neutral_ones() {
+        assert_eq!(found("Qwen/Qwen1.5-7B-Chat"), Some(("Qwen/Qwen1.5-7B", Match::Variant, None)));
+        assert_eq!(found("meta-llama/Llama-2-13b-chat"), Some(("meta-llama/Llama-2-13b-hf", Match::Variant, None)));
+        let chat = resolve("Qwen/Qwen1.5-7B-Chat").unwrap();
+        assert_eq!((chat.stripped.clone(), chat.matched_as.as_deref()), (vec!["-Chat".to_owned()], Some("Qwen/Qwen1.5-7B")));
+        // Repeatedly, with the re-upload rule retried on each shorter name.
+        let bloke = resolve("TheBloke/Llama-2-70B-Chat-GPTQ").unwrap();
+        assert_eq!((bloke.entry.id.as_str(), bloke.quantization), ("meta-llama/Llama-2-70b-hf", Some("int4")));
+        assert_eq!(bloke.stripped, ["-GPTQ", "-Chat"]);
+        assert_eq!(found("TechxGenus/Meta-Llama-3-70B-Instruct-GPTQ"), Some(("meta-llama/Meta-Llama-3-70B", Match::Variant, Some("int4"))));
+        assert_eq!(found("unsloth/llama-3-8b-bnb-4bit"), Some(("meta-llama/Meta-Llama-3-8B", Match::Variant, Some("int4"))));
+        assert_eq!(found("Qwen/Qwen2.5-7B-Instruct-AWQ").map(|f| f.2), Some(Some("int4")));
+        assert_eq!(found("Qwen/Qwen2.5-7B-Instruct-GPTQ-Int8").map(|f| (f.0, f.2)), Some(("Qwen/Qwen2.5-7B", Some("int8"))));
+        assert_eq!(found("Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4").map(|f| f.2), Some(Some("int4")));
+        assert_eq!(found("meta-llama/Llama-3.1-8B-Instruct-FP8").map(|f| (f.0, f.2)), Some(("meta-llama/Llama-3.1-8B", Some("int8"))));
+        // A catalog name as written is matched as written, its own stored quantization governs.
+        assert_eq!(found("TechxGenus/Meta-Llama-3-8B-Instruct-GPTQ"), Some(("TechxGenus/Meta-Llama-3-8B-Instruct-GPTQ", Match::Name, None)));
+        // Never a size from a prefix, never a version tag, never GGUF (not trainable).
+        assert_eq!(found("meta-llama/Llama-2-7b").map(|f| f.0), Some("meta-llama/Llama-2-7b-hf"));
+        assert!(resolve("meta-llama/Llama-2-7").is_err());
+        assert!(resolve("meta-llama/Llama-2-7b-chat-hf-v2").is_err());
+        assert!(resolve("mistralai/Mistral-7B-Instruct-v0.4").is_err(), "a version tag is not stripped");
+        assert!(resolve("TheBloke/Llama-2-7B-Chat-GGUF").is_err());
+        assert!(resolve("someone/Qwen2.5-7B-Instruct").is_err(), "stripping keeps the organisation");
+        // Nothing remains: not a name.
+        assert!(resolve("-chat").is_err());
+    }
+
+    #[test]
+    fn stripping_never_changes_the_shape_between_catalog_names() {
+        // Every catalog name whose stripped form is another catalog name must have that entry's shape.
+        let shape = |e: &Entry| {
+            (e.hidden_size, e.num_layers, e.num_heads, e.num_kv_heads, e.head_dim, e.intermediate_size, e.vocab_size, e.tie_embeddings, e.parameters)
+        };
+        for entry in entries() {
+            for name in std::iter::once(&entry.id).chain(&entry.aliases) {
+                let mut candidate = name.clone();
+                while let Some((shorter, _, _)) = strip_variant(&candidate) {
+                    if let Some(&index) = catalog().names.get(&shorter.to_lowercase()) {
+                        let other = &catalog().entries[index];
+                        assert_eq!(shape(other), shape(entry), "{name} stripped to {shorter} finds {}", other.id);
+                    }
+                    candidate = shorter;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_path_resolves_by_its_basename_after_stripping_only_when_unique() {
+        let gptq = resolve("/models/foo/Meta-Llama-3-70B-Instruct-GPTQ").expect("basename after stripping");
+        assert_eq!((gptq.entry.id.as_str(), gptq.how, gptq.quantization), ("meta-llama/Meta-Llama-3-70B", Match::PathBasename, Some("int4")));
+        assert_eq!(found("/ckpt/Qwen1.5-7B-Chat/").map(|f| (f.0, f.1)), Some(("Qwen/Qwen1.5-7B", Match::PathBasename)));
+        assert_eq!(found("/root/autodl-tmp/DeepSeek-R1-Distill-Qwen-7B").map(|f| f.0), Some("Qwen/Qwen2.5-7B"));
+        // A basename two entries share is no match, stripped or not (no catalog basename is shared today).
+        let mut map = HashMap::new();
+        insert_unique(&mut map, "llama-7b".into(), 1);
+        insert_unique(&mut map, "llama-7b".into(), 1);
+        assert_eq!(map.get("llama-7b"), Some(&Some(1)));
+        insert_unique(&mut map, "llama-7b".into(), 2);
+        assert_eq!(map.get("llama-7b"), Some(&None));
+        assert!(resolve("/data/my-model-chat").is_err());
+        assert!(resolve("/data/Llama-2-7-chat-hf").is_err());
+    }
+
+    #[test]
+    fn an_unresolved_name_says_what_was_tried() {
+        let tried = resolve("NousResearch/Llama-2-71b-chat-hf").unwrap_err();
+        assert_eq!(
+            tried,
+            [
+                "NousResearch/Llama-2-71b-chat-hf",
+                "Llama-2-71b-chat-hf",
+                "NousResearch/Llama-2-71b-chat",
+                "Llama-2-71b-chat",
+                "NousResearch/Llama-2-71b",
+                "Llama-2-71b"
+            ]
+        );
+        let why = tried_reason(&tried).unwrap();
+        assert!(why.starts_with("tried NousResearch/Llama-2-71b-chat-hf, Llama-2-71b-chat-hf, "), "{why}");
+        // Only the name as written: nothing to say beyond "not in the catalog".
+        assert_eq!(tried_reason(&resolve("my-org/my-model").unwrap_err()), None);
+    }
+
+    #[test]
+    fn fine_tunes_with_a_verified_identical_shape_are_aliases() {
+        let id = |name: &str| lookup(name).map(|(e, how)| (e.id.as_str(), how));
+        assert_eq!(id("Qwen/Qwen2.5-Math-7B-Instruct"), Some(("Qwen/Qwen2.5-7B", Match::Name)));
+        assert_eq!(id("deepseek-ai/DeepSeek-R1-Distill-Qwen-7B"), Some(("Qwen/Qwen2.5-7B", Match::Name)));
+        assert_eq!(id("lmsys/vicuna-7b-v1.5"), Some(("meta-llama/Llama-2-7b-hf", Match::Name)));
+        assert_eq!(id("/AIDEV/llm/vicuna-7b-v1.5").map(|(e, _)| e), Some("meta-llama/Llama-2-7b-hf"));
+        // Untied, unlike Qwen2.5-1.5B: an entry of its own.
+        let r1 = by_id("deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B").unwrap();
+        assert!(!r1.tie_embeddings && by_id("Qwen/Qwen2.5-1.5B").unwrap().tie_embeddings);
+        assert_eq!(
+            (r1.parameters, by_id("Qwen/Qwen1.5-7B").unwrap().parameters, by_id("THUDM/chatglm3-6b").unwrap().parameters),
+            (1_777_088_000, 7_721_324_544, 6_243_584_000)
+        );
     }
 
     #[test]

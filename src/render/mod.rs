@@ -256,7 +256,11 @@ fn no_verdict<'a>(found: impl Iterator<Item = &'a Diagnostic>, count: usize) -> 
             if names.is_empty() { format!("{n} {why}") } else { format!("{n} {why} ({})", names.join(", ")) }
         })
         .collect();
-    format!("info: MEM004 × {count} (memory-not-estimated): no memory verdict for {count} config{}: {} — `--show-infos` lists them\n", plural(count), parts.join(", "))
+    format!(
+        "info: MEM004 × {count} (memory-not-estimated): no memory verdict for {count} config{}: {} — `--show-infos` lists them\n",
+        plural(count),
+        parts.join(", ")
+    )
 }
 
 /// Findings per rule code, in code order: code, name, count, whether any has a fix.

@@ -39,6 +39,12 @@ pub struct ModelFacts {
     pub origin: ModelOrigin,
     /// The exact parameter count (`model::params::count`).
     pub parameters: u64,
+    /// How the catalog matched the name when not as written (a re-upload organisation,
+    /// variant suffixes stripped: `model::Found::assumption`), shown with the origin.
+    pub matched: Option<String>,
+    /// The stored weight width the name's quantization suffix states ("int4"/"int8"), for
+    /// `Role::BaseWeights` when the config states none.
+    pub name_quantization: Option<&'static str>,
 }
 
 impl ModelFacts {
@@ -65,6 +71,14 @@ impl ModelFacts {
     }
 
     fn origin_described(&self) -> String {
+        let described = self.origin_only();
+        match &self.matched {
+            Some(matched) => format!("{described} ({matched})"),
+            None => described,
+        }
+    }
+
+    fn origin_only(&self) -> String {
         match &self.origin {
             ModelOrigin::Catalog => format!("the model catalog: {}", self.entry.id),
             ModelOrigin::ConfigJson { display } => format!("the model's config.json: {display}"),
@@ -136,10 +150,13 @@ pub fn fill(
     // its block linears at that width, whatever the config says of quantizing: its frozen base is
     // priced as stored (GPTQ/AWQ 4-bit with group 128 keep 0.5 B + an fp16 scale and a 4-bit zero
     // per 128 weights, 0.52 B, within 8 % of the bitsandbytes 4-bit figure used for every 4-bit base).
+    // Else a quantization suffix the name was matched without (`-GPTQ`, `-AWQ`, `-bnb-4bit`, `-Int4`:
+    // 4-bit; `-Int8`, `-FP8`: 8-bit) says the same of the checkpoint it names.
     let stored = match e.stored_quantization.as_deref() {
         Some("nf4" | "gptq-int4" | "awq-int4") => Some("int4"),
         Some("int8") => Some("int8"),
-        _ => None,
+        Some(_) => None,
+        None => facts.name_quantization,
     };
     if let Some(width) = stored.filter(|_| !roles.contains_key(&Role::BaseWeights)) {
         let mut filled = named.clone();
@@ -169,10 +186,19 @@ pub fn fill(
 
 fn find(name: &str, source: &Arc<SourceFile>, settings: &Settings, inline: Option<(serde_json::Value, String)>) -> ModelLookup {
     let unknown = |why: String| ModelLookup::Unknown { name: name.to_owned(), why: Some(why) };
-    let found = |entry: Entry, origin: ModelOrigin| match params::count(&entry) {
-        Some(parameters) => ModelLookup::Found(Arc::new(ModelFacts { name: name.to_owned(), entry, origin, parameters })),
+    let found_as = |entry: Entry, origin: ModelOrigin, how: Option<&model::Found>| match params::count(&entry) {
+        Some(parameters) => ModelLookup::Found(Arc::new(ModelFacts {
+            // A config.json read says what the model is; the name's match is then no assumption.
+            matched: how.filter(|_| !matches!(origin, ModelOrigin::ConfigJson { .. })).and_then(model::Found::assumption),
+            name_quantization: how.and_then(|f| f.quantization),
+            name: name.to_owned(),
+            entry,
+            origin,
+            parameters,
+        })),
         None => ModelLookup::Unknown { name: name.to_owned(), why: Some("its parameter count overflows 64 bits".into()) },
     };
+    let found = |entry: Entry, origin: ModelOrigin| found_as(entry, origin, None);
     // The manifest's `[models]` first: the user's statement wins over the catalog.
     if let Some(spec) = settings.manifest.models.iter().find(|(key, _)| key.eq_ignore_ascii_case(name)).map(|(_, spec)| spec) {
         return match (&spec.same_as, &spec.config) {
@@ -188,18 +214,21 @@ fn find(name: &str, source: &Arc<SourceFile>, settings: &Settings, inline: Optio
         };
     }
     let dir = source.path().parent().unwrap_or(std::path::Path::new("."));
-    match model::lookup(name) {
-        Some((entry, model::Match::Name)) => return found(entry.clone(), ModelOrigin::Catalog),
-        // A path matched by its last component(s): the folder's own config.json, when it is
-        // there and readable, says more than its name; else the name is the assumption.
-        Some((entry, _)) => {
+    let tried = match model::resolve(name) {
+        Ok(how) if how.how == model::Match::Name => return found_as(how.entry.clone(), ModelOrigin::Catalog, Some(&how)),
+        // A path matched by its last component(s), or a hub id matched by a re-upload organisation or
+        // without variant suffixes: the model's own config.json (the folder's, or the Hugging Face
+        // cache's), when it is there and readable, says more than its name; else the name is the
+        // assumption, and the message says how it was matched.
+        Ok(how) => {
+            let origin = if model::is_path(name) { ModelOrigin::FolderName } else { ModelOrigin::Catalog };
             return match model::local::find(name, dir, &settings.loader) {
-                Some(Ok(local)) => found(local.entry, ModelOrigin::ConfigJson { display: local.display }),
-                _ => found(entry.clone(), ModelOrigin::FolderName),
+                Some(Ok(local)) => found_as(local.entry, ModelOrigin::ConfigJson { display: local.display }, Some(&how)),
+                _ => found_as(how.entry.clone(), origin, Some(&how)),
             };
         }
-        None => {}
-    }
+        Err(tried) => tried,
+    };
     if let Some((json, key)) = inline {
         return match model::local::from_config_json(&json.to_string(), name) {
             Ok(entry) => found(entry, ModelOrigin::Inline { key }),
@@ -211,7 +240,68 @@ fn find(name: &str, source: &Arc<SourceFile>, settings: &Settings, inline: Optio
         Some(Err(why)) => unknown(why),
         None => match model::unsupported(name) {
             Some(known) => ModelLookup::Unsupported { name: name.to_owned(), known },
-            None => ModelLookup::Unknown { name: name.to_owned(), why: None },
+            // What the name rules tried, when they tried more than the name as written.
+            None => ModelLookup::Unknown { name: name.to_owned(), why: model::tried_reason(&tried) },
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `fill` for a config that names `model` and states `base_weights` (or not).
+    fn filled(model: &str, base_weights: Option<&str>) -> (BTreeMap<Role, RoleValue>, Option<ModelLookup>) {
+        let dir = std::env::temp_dir().join(format!("trainlint-resolve-model-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let settings = Settings::discover(std::slice::from_ref(&dir), &Default::default()).expect("settings");
+        let source = Arc::new(SourceFile::new(dir.join("c.yml"), "c.yml", format!("base_model: {model}\n")));
+        let value = |v: &str, path: &str| RoleValue {
+            value: v.into(),
+            path: path.into(),
+            file: Arc::clone(&source),
+            span: 0..1,
+            key_span: 0..1,
+            from_override: false,
+            from_model: None,
+        };
+        let mut roles = BTreeMap::new();
+        roles.insert(Role::Model, value(model, "base_model"));
+        if let Some(width) = base_weights {
+            roles.insert(Role::BaseWeights, value(width, "load_in_8bit"));
+        }
+        let lookup = fill(&mut roles, &source, &settings, None);
+        (roles, lookup)
+    }
+
+    #[test]
+    fn a_quantization_suffix_sets_base_weights_only_when_the_config_states_none() {
+        let (roles, lookup) = filled("TechxGenus/Meta-Llama-3-70B-Instruct-GPTQ", None);
+        let Some(ModelLookup::Found(facts)) = lookup else { panic!("found") };
+        assert_eq!(facts.entry.id, "meta-llama/Meta-Llama-3-70B");
+        assert!(facts.described().contains("`-GPTQ`"), "{}", facts.described());
+        let base = &roles[&Role::BaseWeights];
+        assert_eq!((base.value.as_str(), base.from_model.is_some()), (Some("int4"), true));
+        assert_eq!(roles[&Role::Parameters].from_model.as_ref().map(|f| f.entry.id.as_str()), Some("meta-llama/Meta-Llama-3-70B"));
+        // An 8-bit suffix.
+        let (roles, _) = filled("Qwen/Qwen2.5-7B-Instruct-GPTQ-Int8", None);
+        assert_eq!(roles[&Role::BaseWeights].value.as_str(), Some("int8"));
+        // The config's own statement stays.
+        let (roles, _) = filled("TechxGenus/Meta-Llama-3-70B-Instruct-GPTQ", Some("int8"));
+        let base = &roles[&Role::BaseWeights];
+        assert_eq!((base.value.as_str(), base.from_model.is_none()), (Some("int8"), true));
+        // No quantization suffix: nothing filled.
+        let (roles, _) = filled("NousResearch/Llama-2-70b-chat-hf", None);
+        assert!(!roles.contains_key(&Role::BaseWeights));
+        assert_eq!(roles[&Role::Parameters].as_u64(), model::by_id("meta-llama/Llama-2-70b-hf").map(|e| e.parameters));
+    }
+
+    #[test]
+    fn an_unknown_name_says_what_the_rules_tried() {
+        let (_, lookup) = filled("NousResearch/Llama-2-71b-chat-hf", None);
+        let Some(ModelLookup::Unknown { why: Some(why), .. }) = lookup else { panic!("unknown with a reason") };
+        assert!(why.starts_with("tried NousResearch/Llama-2-71b-chat-hf, Llama-2-71b-chat-hf, NousResearch/Llama-2-71b-chat"), "{why}");
+        let (_, lookup) = filled("my-org/my-model", None);
+        assert!(matches!(lookup, Some(ModelLookup::Unknown { why: None, .. })));
     }
 }

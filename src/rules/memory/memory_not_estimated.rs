@@ -90,7 +90,7 @@ pub fn diagnostic(resolved: &ResolvedConfig, reason: &str) -> Diagnostic {
         diagnostic.stage = resolved.stage.clone();
         return diagnostic
             .with_label("not in the model catalog")
-            .with_note("the catalog is matched by exact name (hub id, alias, model builder, litgpt name, or a path ending in one), case-insensitively; trainlint does not guess sizes from a similar name")
+            .with_note("the catalog is matched by name (hub id, alias, model builder, litgpt name, or a path ending in one), case-insensitively, also under a re-upload org (NousResearch, TheBloke, unsloth, …) and without suffixes that keep the architecture (-hf, -chat, -Instruct, -GPTQ, …); trainlint does not guess sizes from a similar name")
             .with_help(format!(
                 "describe it in the manifest: `[models.\"{name}\"]` with `same-as = \"<a catalog model with the same architecture>\"` or `config = \"<path to its config.json>\"`; or point `{}` at a local folder that holds its config.json, or put that file in the Hugging Face cache (`huggingface-cli download {name} config.json`)",
                 named.path
