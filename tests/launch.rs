@@ -382,3 +382,23 @@ fn accelerate_plugins_become_the_run_s_sharding() {
     let shown = show(&dir, "recipe.yaml", &[]);
     assert!(shown.contains("× 7 data-parallel world") && shown.contains("zero_stage                3              accelerate.yaml:4"), "{shown}");
 }
+
+/// A launch script without an extension (`scripts/train`, `#!/usr/bin/env bash`) is walked and
+/// checked as the run; an extensionless file of another kind (a Python shebang, `LICENSE`) is
+/// not walked; named on the command line, a shebang script is read as shell, never as YAML.
+#[test]
+fn extensionless_scripts_with_a_shell_shebang_are_launch_scripts() {
+    let script = "#!/usr/bin/env bash\nset -euo pipefail\ntorchrun --nproc_per_node 8 train.py \\\n  --model_name_or_path meta-llama/Llama-2-7b-hf \\\n  --per_device_train_batch_size 4 \\\n  --gradient_accumulation_steps 4 \\\n  --bf16 True \\\n  --output_dir out\n";
+    let dir = repo(
+        "shebang",
+        &[("scripts/train", script), ("scripts/prepare", "#!/usr/bin/env python3\nprint('--per_device_train_batch_size 4')\n"), ("LICENSE", "MIT License\n")],
+    );
+    let output = common::trainlint_in(&dir, &["check", "--gpu", "v100-32gb", "--output-format", "concise", "."]);
+    let text = common::stdout(&output);
+    assert!(text.contains("scripts/train:7:10: HW001"), "bf16 on a V100 at the script's line\n{text}");
+    let output = common::trainlint_in(&dir, &["check", "--show-files", "."]);
+    let files = common::stdout(&output);
+    assert!(files.contains("scripts/train") && !files.contains("scripts/prepare") && !files.contains("LICENSE"), "{files}");
+    let shown = show(&dir, "scripts/train", &[]);
+    assert!(shown.contains("dialect: hf-trainer") && shown.contains("× 8 data-parallel world"), "{shown}");
+}

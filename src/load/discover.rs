@@ -153,8 +153,9 @@ pub fn walk(paths: &[PathBuf], options: &Walk) -> Result<Vec<SourcePath>, FatalE
             if options.force_exclude && options.excludes.is_excluded(path) {
                 continue;
             }
-            // An explicit file with another extension is read as YAML: the user asked for it.
-            let format = Format::from_path(path).unwrap_or(Format::Yaml);
+            // An explicit file with another extension is read as YAML: the user asked for it;
+            // one without an extension that opens with a shell shebang is a launch script.
+            let format = Format::from_path(path).or_else(|| Format::sniff(path)).unwrap_or(Format::Yaml);
             files.push(SourcePath { path: path.clone(), display: display(path), format, explicit: true });
             continue;
         }
@@ -171,7 +172,9 @@ pub fn walk(paths: &[PathBuf], options: &Walk) -> Result<Vec<SourcePath>, FatalE
             .filter_entry(move |entry| entry.depth() == 0 || !excludes.is_excluded_below(entry.path(), &walked));
         for entry in builder.build() {
             let entry = entry.map_err(|e| FatalError::Io { path: path.display().to_string(), reason: e.to_string() })?;
-            let Some(format) = Format::from_path(entry.path()).filter(|f| options.shell || *f != Format::Shell) else { continue };
+            // A file without an extension counts when it opens with a shell shebang (`scripts/train`).
+            let sniffed = || if options.shell && entry.file_type().is_some_and(|t| t.is_file()) { Format::sniff(entry.path()) } else { None };
+            let Some(format) = Format::from_path(entry.path()).or_else(sniffed).filter(|f| options.shell || *f != Format::Shell) else { continue };
             // Symlinked files are read; symlinked folders are not followed, so a link loop cannot recur.
             if entry.path().is_file() {
                 files.push(SourcePath { path: entry.path().to_path_buf(), display: display(entry.path()), format, explicit: false });

@@ -64,6 +64,44 @@ impl Format {
     }
 
     /// The format a path's extension implies; `None` for files trainlint does not read.
+    /// A file without an extension whose first line is a shell shebang (`#!/bin/bash`,
+    /// `#!/usr/bin/env bash`, `sh`, `zsh`, `dash`, `ksh`): a launch script (`scripts/train`).
+    pub fn from_shebang(head: &[u8]) -> Option<Format> {
+        let line = head.strip_prefix(b"#!")?;
+        let line = &line[..line.iter().position(|b| *b == b'\n').unwrap_or(line.len())];
+        let line = std::str::from_utf8(line).ok()?;
+        let mut words = line.split_whitespace();
+        let mut program = words.next()?.rsplit('/').next()?;
+        if program == "env" {
+            program = words.find(|w| !w.starts_with('-'))?;
+        }
+        matches!(program, "bash" | "sh" | "zsh" | "dash" | "ksh").then_some(Format::Shell)
+    }
+
+    /// The format of a file without an extension, from its first bytes (`from_shebang`).
+    pub fn sniff(path: &Path) -> Option<Format> {
+        use std::io::Read;
+        if path.extension().is_some() {
+            return None;
+        }
+        // A regular file with content: procfs and sysfs files report 0 bytes and may block on read
+        // (`/proc/kmsg`), so they are never opened here.
+        let metadata = std::fs::metadata(path).ok()?;
+        if !metadata.is_file() || metadata.len() == 0 {
+            return None;
+        }
+        let mut head = [0u8; 128];
+        let file = std::fs::File::open(path).ok()?;
+        let n = file.take(128).read(&mut head).ok()?;
+        Format::from_shebang(&head[..n])
+    }
+
+    /// A file's format by its extension, else by its text's shebang (an extensionless launch
+    /// script), else YAML: the parsers and the fixes read a file by this.
+    pub fn of(path: &Path, text: &str) -> Format {
+        Format::from_path(path).or_else(|| if path.extension().is_none() { Format::from_shebang(text.as_bytes()) } else { None }).unwrap_or(Format::Yaml)
+    }
+
     pub fn from_path(path: &Path) -> Option<Format> {
         match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
             "yaml" | "yml" => Some(Format::Yaml),

@@ -41,6 +41,9 @@ struct RawWord {
 #[derive(Clone, Debug, Default)]
 struct RawCommand {
     words: Vec<RawWord>,
+    /// The heredoc the command reads (`read -r -d '' ARGS <<EOF`): its body's span and
+    /// whether the delimiter was quoted (then nothing in the body is expanded).
+    heredoc: Option<(Span, bool)>,
 }
 
 /// A heredoc body: text a command reads on its standard input (`cat > x.yaml <<EOF`).
@@ -122,8 +125,8 @@ fn tokenize(text: &str, offset: usize) -> Result<(Vec<RawCommand>, Vec<Heredoc>)
     let mut out: Vec<RawCommand> = Vec::new();
     let mut heredocs = Vec::new();
     let mut current = RawCommand::default();
-    // Heredocs opened on the current line: (delimiter, strip tabs, target).
-    let mut pending: Vec<(String, bool, Option<String>)> = Vec::new();
+    // Heredocs opened on the current line: (delimiter, strip tabs, delimiter quoted).
+    let mut pending: Vec<(String, bool, bool)> = Vec::new();
     let mut count = 0usize;
     let mut i = 0;
     let end_command = |current: &mut RawCommand, out: &mut Vec<RawCommand>| {
@@ -139,9 +142,10 @@ fn tokenize(text: &str, offset: usize) -> Result<(Vec<RawCommand>, Vec<Heredoc>)
             b'\n' => {
                 // A heredoc's target: the redirection's word in the command that opened it.
                 let target = redirect_target(&current);
+                let opened = !current.words.is_empty() && !pending.is_empty();
                 end_command(&mut current, &mut out);
                 i += 1;
-                for (delimiter, strip, _) in std::mem::take(&mut pending) {
+                for (n, (delimiter, strip, quoted)) in std::mem::take(&mut pending).into_iter().enumerate() {
                     let start = i;
                     let mut end = bytes.len();
                     let mut after = bytes.len();
@@ -156,7 +160,14 @@ fn tokenize(text: &str, offset: usize) -> Result<(Vec<RawCommand>, Vec<Heredoc>)
                         }
                         i = line_end + 1;
                     }
-                    heredocs.push(Heredoc { body: offset + start..offset + end.min(bytes.len()), target: target.clone() });
+                    let body = offset + start..offset + end.min(bytes.len());
+                    if opened
+                        && n == 0
+                        && let Some(command) = out.last_mut()
+                    {
+                        command.heredoc = Some((body.clone(), quoted));
+                    }
+                    heredocs.push(Heredoc { body, target: target.clone() });
                     i = after;
                 }
             }
@@ -251,9 +262,10 @@ fn tokenize(text: &str, offset: usize) -> Result<(Vec<RawCommand>, Vec<Heredoc>)
                     } else {
                         rest.to_owned()
                     };
+                    let quoted = delimiter.contains(['\'', '"', '\\']);
                     let delimiter = delimiter.trim_matches(|c| c == '\'' || c == '"').replace('\\', "");
                     if !delimiter.is_empty() {
-                        pending.push((delimiter, strip, None));
+                        pending.push((delimiter, strip, quoted));
                     }
                     continue;
                 }
@@ -724,6 +736,45 @@ impl Reader<'_> {
     }
 }
 
+/// `read [-r] [-d ''] NAME <<EOF … EOF`: the heredoc's text becomes NAME's value (OpenRLHF's
+/// example scripts keep their training flags this way, then run `deepspeed --module
+/// $training_commands`). As bash reads it: an unquoted delimiter expands `$…` in the body and
+/// drops `\<newline>`; `-d ''` reads the whole body, otherwise its first line; leading and trailing
+/// whitespace is trimmed (IFS). Only the first NAME is set; other options' arguments are skipped.
+fn read_heredoc(reader: &mut Reader, args: &[RawWord], body: Span, quoted: bool, chunk: &str, offset: usize) {
+    let mut whole = false;
+    let mut names = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let word = args[i].unquoted.as_str();
+        match word {
+            "-d" => {
+                whole = args.get(i + 1).is_some_and(|d| d.unquoted.is_empty());
+                i += 1;
+            }
+            "-p" | "-n" | "-N" | "-t" | "-u" | "-i" => i += 1,
+            w if w.starts_with('-') => {}
+            w => names.push(w.to_owned()),
+        }
+        i += 1;
+    }
+    let Some(name) = names.first() else { return };
+    let Some(text) = chunk.get(body.start.saturating_sub(offset)..body.end.saturating_sub(offset)) else { return };
+    let text = if quoted { text.to_owned() } else { text.replace("\\\r\n", "").replace("\\\n", "") };
+    let text = if whole { text.as_str() } else { text.lines().next().unwrap_or("") };
+    let mut notes = Vec::new();
+    let value = if quoted {
+        Some(text.trim().to_owned())
+    } else {
+        // Quotes in a heredoc are literal characters: escaped so that the expansion keeps them.
+        let escaped = text.replace('\'', "\\'").replace('"', "\\\"");
+        let expanded = reader.expand_string(&escaped, &mut notes);
+        Some(expanded.trim().to_owned())
+    };
+    let var = Var { fields: value.map(|v| vec![v]), span: body, quoted: None, at: None, notes, exported: false };
+    reader.vars.insert(name.clone(), var);
+}
+
 /// Most words one brace expansion makes (`{a,b}{c,d}` makes four).
 const MAX_BRACE_WORDS: usize = 64;
 
@@ -865,6 +916,12 @@ fn read_into(reader: &mut Reader, chunk: &str, offset: usize, depth: usize, scri
         let Some(first) = words.first() else { continue };
         let line = reader.newlines.partition_point(|n| *n < first.span.start) + 1;
         let mut notes = Vec::new();
+        if first.raw == "read"
+            && let Some((body, quoted)) = raw.heredoc.clone()
+        {
+            read_heredoc(reader, &words[1..], body, quoted, chunk, offset);
+            continue;
+        }
         let builtin = matches!(first.raw.as_str(), "export" | "local" | "declare" | "typeset" | "readonly");
         let exported = first.raw == "export" || (builtin && words.iter().skip(1).take_while(|w| w.raw.starts_with('-')).any(|w| w.raw.contains('x')));
         let mut rest = if builtin { &words[1..] } else { words };
@@ -1457,7 +1514,9 @@ fn launch_from(words: &[Option<String>], start: usize, sb: &Sbatch, command: &Co
             .iter()
             .enumerate()
             .skip(own_start)
-            .find(|(_, w)| w.as_deref().is_some_and(|w| w.ends_with(".py") || w == "-m" || w == "--"))
+            // `-m`/`--module` (torchrun's and deepspeed's runner: the script is a Python module,
+            // `deepspeed --module openrlhf.cli.train_sft …`): the program starts there.
+            .find(|(_, w)| w.as_deref().is_some_and(|w| w.ends_with(".py") || w == "-m" || w == "--module" || w == "--"))
             .map(|(at, w)| if w.as_deref() == Some("--") { at + 1 } else { at }),
     };
     let program_at = script_at.unwrap_or(words.len()).min(words.len());
@@ -1925,6 +1984,40 @@ mod tests {
         // An assignment is not brace-expanded: `C=x{a,b}` holds the text as written.
         let l = one("C=c_{a,b}.yaml\ntorchrun --nproc_per_node 2 train.py --config $C\n");
         assert_eq!(l.configs, vec!["c_{a,b}.yaml".to_owned()], "a variable's value is not brace-expanded where used: {l:?}");
+    }
+
+    #[test]
+    fn read_from_a_heredoc_sets_the_variable() {
+        // OpenRLHF's examples/scripts/train_sft_llama.sh: the flags live in a heredoc.
+        let text = "set -x\nZERO=3\nread -r -d '' training_commands <<EOF\nopenrlhf.cli.train_sft \\\n   --max_len 2048 \\\n   --zero_stage $ZERO \\\n   --bf16\nEOF\n\nif [[ ${1} != \"slurm\" ]]; then\n    deepspeed --num_gpus 8 --module $training_commands\nfi\n";
+        let l = one(text);
+        assert_eq!((l.world, l.flags), (Some(8), true), "{l:?}");
+        let root = flags_of_launch(text, l.line).unwrap();
+        assert_eq!(root.get("zero_stage").map(|n| n.to_json()), Some(3.into()), "the body is expanded");
+        assert_eq!(root.get("max_len").map(|n| n.to_json()), Some(2048.into()));
+        assert_eq!(root.get("bf16").map(|n| n.to_json()), Some(true.into()));
+        // A quoted delimiter keeps `$ZERO` as text; without `-d ''` only the first line is read.
+        let quoted = text.replace("<<EOF", "<<'EOF'");
+        let root = flags_of_launch(&quoted, one(&quoted).line).unwrap();
+        assert_eq!(root.get("zero_stage").map(|n| n.to_json()), Some("$ZERO".into()));
+        // Unquoted, `\<newline>` joins the body into one line, so plain `read` gets it all too;
+        // quoted, the first line ends at its backslash.
+        let first = text.replace("-d '' ", "");
+        assert!(flags_of_launch(&first, one(&first).line).unwrap().get("max_len").is_some());
+        let first = quoted.replace("-d '' ", "");
+        let root = flags_of_launch(&first, one(&first).line);
+        assert!(root.as_ref().is_none_or(|r| r.get("max_len").is_none()), "{root:?}");
+    }
+
+    #[test]
+    fn shebangs_name_shell_scripts() {
+        use crate::load::Format;
+        for shell in ["#!/bin/bash\n", "#!/usr/bin/env bash\nset -e\n", "#!/bin/sh", "#! /usr/bin/env -S zsh -f\n"] {
+            assert_eq!(Format::from_shebang(shell.as_bytes()), Some(Format::Shell), "{shell}");
+        }
+        for other in ["#!/usr/bin/env python3\n", "model: x\n", "#!", "# bash\n"] {
+            assert_eq!(Format::from_shebang(other.as_bytes()), None, "{other}");
+        }
     }
 
     #[test]

@@ -157,7 +157,7 @@ impl ResolvedConfig {
 /// A launch script: its values are command-line words, typed by the program's argument
 /// parser, not by a YAML reader.
 pub fn is_script(file: &SourceFile) -> bool {
-    crate::load::Format::from_path(file.path()) == Some(crate::load::Format::Shell)
+    crate::load::Format::of(file.path(), file.text()) == crate::load::Format::Shell
 }
 
 /// How the `path` of a role a comment states begins (`Framework::comment_roles`): no key holds it.
