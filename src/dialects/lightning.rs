@@ -317,6 +317,11 @@ impl Framework for Lightning {
         WorldSize::Devices
     }
 
+    /// Lightning checks the devices against the launcher.
+    fn refuses_other_world(&self) -> Option<&'static str> {
+        Some(super::LIGHTNING_VALIDATES_WORLD)
+    }
+
     /// `Trainer(...)` raises on an unknown argument: every unknown key of the Trainer mapping is reported.
     fn known_keys(&self, root: &Node) -> Option<KnownKeys> {
         let path = if root.get("_target_").is_some() {

@@ -283,6 +283,11 @@ impl Framework for Litgpt {
         WorldSize::Devices
     }
 
+    /// Lightning checks the devices against the launcher through Fabric, which litgpt launches its runs with.
+    fn refuses_other_world(&self) -> Option<&'static str> {
+        Some(super::LIGHTNING_VALIDATES_WORLD)
+    }
+
     fn known_keys(&self, _root: &Node) -> Option<KnownKeys> {
         Some(KnownKeys { path: String::new(), keys: &TOP_KEYS, strict: false, reported_elsewhere: &[] })
     }

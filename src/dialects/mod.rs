@@ -178,6 +178,13 @@ pub trait Framework: Sync {
         None
     }
 
+    /// Where the framework refuses to start when the config's device count (× nodes) differs
+    /// from the processes its launcher started (Lightning's `validate_settings`), for BAT009;
+    /// `None`: the launcher's count wins without a word.
+    fn refuses_other_world(&self) -> Option<&'static str> {
+        None
+    }
+
     fn memory_unmodelled(&self, _root: &Node) -> Option<Unmodelled> {
         None
     }
@@ -436,6 +443,9 @@ pub struct BatchSemantics {
     /// floor-then-assert.
     pub indivisible: Option<&'static str>,
 }
+
+/// Lightning's check of its devices against the launcher's processes (`Framework::refuses_other_world`).
+pub const LIGHTNING_VALIDATES_WORLD: &str = "`validate_settings` of its cluster environments: lightning/fabric/plugins/environments/torchelastic.py for torchrun, slurm.py for SLURM";
 
 /// How a framework learns its data-parallel world size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

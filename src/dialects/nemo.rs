@@ -140,6 +140,11 @@ impl Framework for Nemo {
         WorldSize::Devices
     }
 
+    /// Lightning checks the devices against the launcher through the Lightning Trainer NeMo builds.
+    fn refuses_other_world(&self) -> Option<&'static str> {
+        Some(super::LIGHTNING_VALIDATES_WORLD)
+    }
+
     /// NeMo builds `Trainer(**cfg.trainer)`: the Trainer's keys, as Lightning's dialect knows them.
     fn known_keys(&self, root: &Node) -> Option<KnownKeys> {
         super::lightning::LIGHTNING.known_keys(root)

@@ -94,6 +94,10 @@ pub struct BatchView {
     /// With `world_source` `Launcher`: the script, line and launch flags that give the world.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub launcher: Option<String>,
+    /// With `world_source` `Config`: a launch that starts another number of processes, and where
+    /// it is (BAT009 where the framework refuses that).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub launched_world: Option<(u64, String)>,
 }
 
 /// A set of data-parallel world sizes, as it is worded (`describe`).
@@ -235,6 +239,7 @@ impl BatchView {
             floored: None,
             worlds: None,
             launcher: None,
+            launched_world: None,
         };
         // A batch value that is present but not a whole number (a quoted "4", a
         // `${...}` interpolation) is unknown, not absent: nothing is derived from it.
@@ -291,6 +296,7 @@ impl BatchView {
                 floored: None,
                 worlds: None,
                 launcher: None,
+                launched_world: None,
             };
             trial.derive(semantics, false);
             trial
@@ -503,6 +509,7 @@ mod tests {
             floored: None,
             worlds: None,
             launcher: None,
+            launched_world: None,
         };
         v.derive(crate::dialects::deepspeed::DEEPSPEED.batch(), false);
         v

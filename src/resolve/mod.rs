@@ -256,6 +256,7 @@ fn launched(
     let (own_world, own_accelerate) = own.map_or((None, None), |o| (o.world, o.accelerate));
     let accelerate = own_accelerate.or_else(|| linked.as_ref().and_then(|l| l.accelerate.clone()));
     let mut launcher = own_world.or(linked.and_then(|l| l.world)).filter(|_| !settings.world_size_from_command_line);
+    let launched_world = launcher.clone();
     if launcher.is_none() && settings.world_size.is_none() && !files[0].path().as_os_str().is_empty() {
         launcher = launch::from_header(files[0].display(), files[0].text(), files[0].path());
     }
@@ -266,6 +267,13 @@ fn launched(
     {
         resolved.batch.world_source = WorldSource::Launcher;
         resolved.batch.launcher = Some(from);
+    }
+    // The config states its devices and a launch starts another number of processes (BAT009).
+    if resolved.batch.world_source == WorldSource::Config
+        && let Some((world, from)) = launched_world
+        && resolved.batch.world_size.is_some_and(|w| w != world)
+    {
+        resolved.batch.launched_world = Some((world, from));
     }
     resolved
 }

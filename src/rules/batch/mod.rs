@@ -3,6 +3,7 @@
 //! curriculum stages and commits.
 
 pub mod batch_underspecified;
+pub mod devices_launch_mismatch;
 pub mod effective_batch_changed_since_baseline;
 pub mod effective_batch_mismatch;
 pub mod global_batch_floored;
@@ -67,6 +68,9 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig) {
         Some(BatchProblem::FloorsToZero { global, micro, world }) => checker.report(unreachable_batch::floors_to_zero(resolved, *global, *micro, *world)),
         Some(BatchProblem::NotPositive { .. }) => {}
         None => {}
+    }
+    if let Some(diagnostic) = devices_launch_mismatch::check(resolved) {
+        checker.report(diagnostic);
     }
     if batch.problem.is_some() || degrees_misfit {
         return;
