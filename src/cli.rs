@@ -111,15 +111,19 @@ pub fn run() -> ExitCode {
 fn report_fatal(error: FatalError) {
     use std::io::IsTerminal;
     let color = commands::global().color.enabled(std::io::stderr().is_terminal());
+    // A message names files, models and values from configs: their control characters
+    // (ESC, newlines: a forged `::error` line in CI) are escaped (`render::escape_controls`).
+    let safe = |text: &str| crate::render::escape_controls(text).into_owned();
+    let error = sanitize_manifest(error);
     match &error {
         FatalError::Usage { message, help } => {
-            eprintln!("{}: {message}", if color { "\x1b[1;31merror\x1b[0m" } else { "error" });
+            eprintln!("{}: {}", if color { "\x1b[1;31merror\x1b[0m" } else { "error" }, safe(message));
             if let Some(help) = help {
-                eprintln!("  help: {help}");
+                eprintln!("  help: {}", safe(help));
             }
         }
         FatalError::Io { .. } | FatalError::FixFailed { .. } => {
-            eprintln!("{}: {error}", if color { "\x1b[1;31merror\x1b[0m" } else { "error" });
+            eprintln!("{}: {}", if color { "\x1b[1;31merror\x1b[0m" } else { "error" }, safe(&error.to_string()));
             if let FatalError::Io { .. } = error {
                 eprintln!("  help: check that the path exists and is readable");
             }
@@ -138,6 +142,33 @@ fn report_fatal(error: FatalError) {
             eprint!("{}: {out}", if color { "\x1b[1;31merror\x1b[0m" } else { "error" });
         }
     }
+}
+
+/// A manifest error whose texts are safe to print: the path, message and help escaped
+/// (`render::escape_controls`), and each control character of the manifest's text (but
+/// newlines and tabs, which miette lays out) shown as `?` — one `?` per byte, so that the
+/// underlined span stays where it was.
+fn sanitize_manifest(error: FatalError) -> FatalError {
+    let FatalError::Manifest(mut manifest) = error else { return error };
+    let safe = |text: &str| crate::render::escape_controls(text).into_owned();
+    manifest.path = safe(&manifest.path);
+    manifest.message = safe(&manifest.message);
+    manifest.help = manifest.help.as_deref().map(safe);
+    let text = manifest.source_code.inner();
+    if text.chars().any(|c| c != '\n' && c != '\t' && crate::render::escape_controls(c.encode_utf8(&mut [0; 4])).len() > c.len_utf8()) {
+        let clean: String = text
+            .chars()
+            .map(|c| {
+                if c != '\n' && c != '\t' && crate::render::escape_controls(c.encode_utf8(&mut [0; 4])).len() > c.len_utf8() {
+                    "?".repeat(c.len_utf8())
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect();
+        manifest.source_code = miette::NamedSource::new(manifest.path.clone(), clean);
+    }
+    FatalError::Manifest(manifest)
 }
 
 /// A fatal error as miette shows it, less the `trainlint::…` code header (a

@@ -271,8 +271,10 @@ pub fn catalog(custom: &[GpuTarget]) -> Vec<GpuTarget> {
 }
 
 impl GpuTarget {
+    /// The memory in bytes; checked (a manifest's `memory-mib` is at most
+    /// `schema::gpu_target::MAX_MEMORY_MIB`), saturating rather than wrapping to 0.
     pub fn memory_bytes(&self) -> u64 {
-        self.memory_mib * 1024 * 1024
+        self.memory_mib.saturating_mul(1024 * 1024)
     }
 }
 

@@ -165,6 +165,8 @@ pub fn lint_document_as(document: Document, settings: &Settings, explicit: bool)
             let native = resolved.detection.dialect.is_native();
             if native && checker.runs(Check::Schema) {
                 sch::validate(&mut checker, &document, root, sch::compiled("training-config"));
+                // A `--set` (or launch) value is checked as the file's values are.
+                sch::validate_overrides(&mut checker, &document, &resolved.tree, sch::compiled("training-config"), &settings.sets);
             }
             // A launch script's flags go to the program's own argument parser (FastChat's
             // `--data_path`, `--lazy_preprocess`), whose fields trainlint does not know, and are

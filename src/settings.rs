@@ -257,6 +257,35 @@ impl Settings {
         Err(manifest_error(self.manifest_path.as_deref(), self.manifest_text.as_deref(), message, needle.as_deref(), help))
     }
 
+    /// The manifest's `[memory]` facts must not be less than nothing (`bytes = "-1000 GiB"`,
+    /// a negative `cuda_context_mib`): an invalid manifest, exit 2, the value underlined —
+    /// never a negative peak and a MEM003 "fix". `bytes_of` evaluates a term or quantity that
+    /// names no config value (`estimate::expr`, which the command layer passes in, as it passes
+    /// the rule registry to `check_selectors`); `None` for one that does, judged when it is
+    /// evaluated (`user_terms`).
+    pub fn check_memory(&self, bytes_of: impl Fn(&str) -> Option<f64>) -> Result<(), FatalError> {
+        let Some(memory) = &self.manifest.memory else { return Ok(()) };
+        let bad = |v: f64| !(v.is_finite() && v >= 0.0);
+        let problem = if let Some(mib) = memory.cuda_context_mib.filter(|v| bad(*v)) {
+            Some((format!("`cuda_context_mib` is {mib}: it must be a finite number of MiB, zero or more"), None))
+        } else if let Some(text) = &memory.activation_bytes_per_sample
+            && let Some(bytes) = bytes_of(text).filter(|b| bad(*b))
+        {
+            Some((format!("`activation_bytes_per_sample` `{text}` is {bytes} bytes: it must be zero or more"), Some(text.as_str())))
+        } else {
+            memory.terms.iter().find_map(|term| {
+                let bytes = bytes_of(&term.bytes).filter(|b| bad(*b))?;
+                Some((
+                    format!("memory term `{}` is `{}` = {bytes} bytes: a memory term must be zero or more", term.name, term.bytes),
+                    Some(term.bytes.as_str()),
+                ))
+            })
+        };
+        let Some((message, needle)) = problem else { return Ok(()) };
+        let help = Some("a memory term is memory the run takes: a number of bytes, zero or more (`trainlint schema manifest`)".to_owned());
+        Err(manifest_error(self.manifest_path.as_deref(), self.manifest_text.as_deref(), message, needle, help))
+    }
+
     pub fn safety_margin(&self) -> f64 {
         self.manifest.safety_margin.unwrap_or(DEFAULT_SAFETY_MARGIN)
     }
@@ -399,6 +428,17 @@ pub fn stage_paths(curriculum: &Curriculum, settings: &Settings) -> Result<Vec<(
                 .map_err(|e| FatalError::Io { path: settings.root.join(&dir).display().to_string(), reason: e.to_string() })?;
             // Sorted by the loader.
             let names: Vec<String> = read.into_iter().map(|e| e.name).filter(|n| matcher.is_match(n)).collect();
+            if names.is_empty() {
+                // As a listed stage file that is missing: exit 2, never a curriculum of no stages.
+                let folder = if dir.is_empty() { ".".to_owned() } else { dir.clone() };
+                return Err(manifest_error(
+                    settings.manifest_path.as_deref(),
+                    settings.manifest_text.as_deref(),
+                    format!("the curriculum stage pattern `{pattern}` matches no file in `{folder}`"),
+                    Some(pattern),
+                    Some("check the pattern and the folder (paths are relative to the manifest), or list the stage files".to_owned()),
+                ));
+            }
             names.into_iter().map(|n| if dir.is_empty() { n } else { format!("{dir}/{n}") }).collect()
         }
     };

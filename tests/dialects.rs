@@ -27,7 +27,7 @@ fn one_config_of_every_dialect() {
     let at = |p: &str| if p.starts_with("fixtures/") { p.to_owned() } else { corpus.join(p).display().to_string() };
     // (corpus or fixture path, dialect, expected roles)
     type Case<'a> = (&'a str, &'a str, &'a [(&'a str, serde_json::Value)]);
-    let cases: [Case; 14] = [
+    let cases: [Case; 15] = [
         (
             "fixtures/dialects/litgpt/config_hub/finetune/llama-2-7b/lora.yaml",
             "litgpt",
@@ -78,6 +78,18 @@ fn one_config_of_every_dialect() {
             "fixtures/dialects/nemo/citrinet_asr.yaml",
             "nemo",
             &[("micro_batch", 32.into()), ("accumulation", 2.into()), ("devices", 4.into()), ("precision", 32.into())],
+        ),
+        // An OpenRLHF DPO launch line as a user ran it (OpenRLHF issue 384).
+        (
+            "fixtures/reported/openrlhf-384/train.sh",
+            "openrlhf",
+            &[
+                ("micro_batch", 1.into()),
+                ("global_batch", 128.into()),
+                ("zero_stage", 3.into()),
+                ("preference", "dpo".into()),
+                ("precision", "bf16-mixed".into()),
+            ],
         ),
     ];
     // Every registered framework (the native format has its own tests) has a real config here.

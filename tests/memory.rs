@@ -287,3 +287,20 @@ fn plan_says_when_micro_batch_one_fits_only_without_headroom() {
     let text = common::stdout(&output);
     assert!(text.contains("micro batch 1 fits (61.33 GiB of 68.00 GiB usable) but not with 10 % headroom (MEM002)"), "{text}{}", common::stderr(&output));
 }
+
+/// Axolotl turns Cut Cross-Entropy on when its plugin is listed (`CutCrossEntropyArgs.cut_cross_entropy`
+/// defaults to `True` since 0.9.0, PR #2562): the logits are never materialised whole, as with the
+/// key set; `cut_cross_entropy: false` keeps them.
+#[test]
+fn axolotl_cce_plugin_listed_is_fused_logits() {
+    let config = "base_model: Qwen/Qwen2.5-7B\nplugins:\n  - axolotl.integrations.cut_cross_entropy.CutCrossEntropyPlugin\nsequence_len: 4096\nmicro_batch_size: 2\ngradient_accumulation_steps: 4\nadapter: lora\nlora_r: 16\nlora_target_linear: true\nbf16: true\ngradient_checkpointing: true\nflash_attention: true\noptimizer: adamw_torch_fused\nlearning_rate: 0.0002\n";
+    let fused = estimate(&temp_config("cce-on", config), &["--gpu", "a100-80gb"]);
+    let kept = estimate(&temp_config("cce-off", &format!("{config}cut_cross_entropy: false\n")), &["--gpu", "a100-80gb"]);
+    let logits = |e: &serde_json::Value| {
+        e["components"].as_array().unwrap().iter().find(|c| c["name"].as_str().unwrap().starts_with("logits")).map_or(0.0, |c| c["bytes"].as_f64().unwrap())
+    };
+    // The vocabulary of 152,064 × 4096 tokens × 2 sequences upcast to fp32 is gigabytes; fused, a chunk.
+    assert!(logits(&kept) > 4.0 * logits(&fused) && logits(&kept) > 2.0 * 1024.0 * 1024.0 * 1024.0, "{} vs {}", logits(&kept), logits(&fused));
+    let shown = common::stdout(&common::trainlint(&["show", temp_config("cce-show", config).to_str().unwrap()]));
+    assert!(shown.contains("logits") && shown.contains("fused") && shown.contains(":3"), "the default, shown at the plugins list\n{shown}");
+}

@@ -93,7 +93,7 @@ pub use crate::diagnostic::splice;
 
 /// A fixed text that no longer parses is a bug in a fix: report it, write nothing.
 pub fn check_reparses(path: &Path, display: &str, text: &str) -> Result<(), FatalError> {
-    let format = Format::from_path(path).unwrap_or(Format::Yaml);
+    let format = Format::of(path, text);
     load::parse_text(text, format)
         .map(|_| ())
         .map_err(|error| FatalError::FixFailed { path: display.to_owned(), reason: format!("the fixed text would not parse ({error:?}); nothing was written") })
@@ -291,11 +291,16 @@ pub fn remove_stale_temporaries(dir: &Path, name: &str) -> Vec<PathBuf> {
     removed
 }
 
-/// A unified diff of one change (`--- a/path`, `+++ b/path`).
+/// A unified diff of one change (`--- a/path`, `+++ b/path`). Control characters of the
+/// path (a file name with a newline or ESC) and of the file's lines are escaped
+/// (`render::escape_controls_in_lines`): nothing a file or its name holds reaches the
+/// terminal raw or forges a line (a CI `::error` command).
 pub fn unified_diff(change: &Change) -> String {
-    similar::TextDiff::from_lines(&change.original, &change.fixed)
+    let path = crate::render::escape_controls(change.display.trim_start_matches('/')).into_owned();
+    let diff = similar::TextDiff::from_lines(&change.original, &change.fixed)
         .unified_diff()
         .context_radius(3)
-        .header(&format!("a/{}", change.display.trim_start_matches('/')), &format!("b/{}", change.display.trim_start_matches('/')))
-        .to_string()
+        .header(&format!("a/{path}"), &format!("b/{path}"))
+        .to_string();
+    crate::render::escape_controls_in_lines(&diff).into_owned()
 }

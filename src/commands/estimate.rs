@@ -186,17 +186,20 @@ fn gpus_text(n: u64) -> String {
 }
 
 fn estimate_table(e: &Estimate, p: &PlanRow) -> String {
-    let stage = e.stage.as_ref().map(|s| format!(", stage `{s}`")).unwrap_or_default();
-    let mut out = format!("{} (micro batch {}{stage})\n\n", e.gpu, e.micro_batch);
+    // Stage names, term names, GPU ids and notes come from configs and the manifest: their
+    // control characters are escaped (`render::escape_controls`), never printed raw.
+    let esc = |text: &str| crate::render::escape_controls(text).into_owned();
+    let stage = e.stage.as_ref().map(|s| format!(", stage `{}`", esc(s))).unwrap_or_default();
+    let mut out = format!("{} (micro batch {}{stage})\n\n", esc(&e.gpu), e.micro_batch);
     let width = e.components.iter().map(|c| c.name.chars().count()).max().unwrap_or(9).max(9);
     out.push_str(&format!("  {:<width$}  {:>11}  {:>6}  {}\n", "component", "memory", "share", "depends on"));
     for c in &e.components {
         let share = if e.total_bytes > 0.0 { c.bytes / e.total_bytes * 100.0 } else { 0.0 };
-        out.push_str(&format!("  {:<width$}  {:>11}  {:>5.1}%  {}\n", c.name, human_bytes(c.bytes), share, c.depends_on));
+        out.push_str(&format!("  {:<width$}  {:>11}  {:>5.1}%  {}\n", esc(&c.name), human_bytes(c.bytes), share, esc(&c.depends_on)));
     }
     out.push_str(&format!("  {:<width$}  {:>11}  peak at {}\n", "total", human_bytes(e.total_bytes), e.peak_phase.describe()));
     if !e.off_peak.components.is_empty() {
-        let rows: Vec<String> = e.off_peak.components.iter().map(|c| format!("{} {}", c.name, human_bytes(c.bytes))).collect();
+        let rows: Vec<String> = e.off_peak.components.iter().map(|c| format!("{} {}", esc(&c.name), human_bytes(c.bytes))).collect();
         out.push_str(&format!(
             "  {:<width$}  {:>11}  at {}, with {}\n",
             "(other)",
@@ -232,10 +235,10 @@ fn estimate_table(e: &Estimate, p: &PlanRow) -> String {
         None => out.push('\n'),
     }
     if let (Some(micro), Some(accumulation)) = (p.micro_batch, p.accumulation) {
-        let why = p.why_smaller.as_ref().map(|w| format!(" ({w})")).unwrap_or_default();
+        let why = p.why_smaller.as_ref().map(|w| format!(" ({})", esc(w))).unwrap_or_default();
         out.push_str(&format!("  plan: micro batch {micro} × accumulation {accumulation}{why}\n"));
     } else if let Some(reason) = &p.reason {
-        out.push_str(&format!("  plan: none ({reason})\n"));
+        out.push_str(&format!("  plan: none ({})\n", esc(reason)));
     }
     if let Some(c) = &e.calibration {
         out.push_str(&format!(
@@ -248,7 +251,7 @@ fn estimate_table(e: &Estimate, p: &PlanRow) -> String {
         ));
     }
     for note in &e.notes {
-        out.push_str(&format!("  note: {note}\n"));
+        out.push_str(&format!("  note: {}\n", esc(note)));
     }
     out
 }
@@ -285,11 +288,11 @@ pub fn run_plan(args: &PlanArgs) -> Result<ExitCode, FatalError> {
             return Err(FatalError::usage("--apply needs exactly one --gpu target", None));
         }
         if !fits {
-            eprintln!("Nothing written: not every stage fits {} with the effective batch kept.", settings.gpus[0].id);
+            eprintln!("Nothing written: not every stage fits {} with the effective batch kept.", crate::render::escape_controls(&settings.gpus[0].id));
             return Ok(ExitCode::from(1));
         }
         let written = apply_plan(&settings, &args.config_file, &views, &rows)?;
-        eprintln!("Wrote {written} file{} for {}.", if written == 1 { "" } else { "s" }, settings.gpus[0].id);
+        eprintln!("Wrote {written} file{} for {}.", if written == 1 { "" } else { "s" }, crate::render::escape_controls(&settings.gpus[0].id));
     }
     Ok(if fits { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
@@ -303,7 +306,7 @@ fn apply_stage(settings: &Settings, view: &ResolvedConfig, row: &PlanRow) -> Res
     use crate::rules::fixes::set_roles;
     use crate::schema::Role;
     let gpu = settings.gpus.first().ok_or_else(|| FatalError::usage("--apply needs one --gpu target (or --gpu auto)", None))?;
-    let stage = view.stage.clone().unwrap_or_default();
+    let stage = crate::render::escape_controls(view.stage.as_deref().unwrap_or_default()).into_owned();
     let model = MemoryModel::build(view, settings, Some(gpu)).map_err(|e| FatalError::usage(format!("memory cannot be estimated: {}", e.0), None))?;
     let current_micro = view.batch.micro();
     let current = current_micro.map(|m| estimate::estimate(&model, view, gpu, settings.safety_margin(), m));
@@ -312,7 +315,7 @@ fn apply_stage(settings: &Settings, view: &ResolvedConfig, row: &PlanRow) -> Res
     let line = |micro: Option<u64>, accumulation: Option<u64>, peak: Option<f64>, usable: f64, changed: &str| {
         format!(
             "stage={stage} gpu={} micro_batch={} accumulation={} effective_batch={} peak={} usable={} changed={changed}\n",
-            gpu.id,
+            crate::render::escape_controls(&gpu.id),
             micro.map_or("?".into(), |m| m.to_string()),
             accumulation.map_or("?".into(), |a| a.to_string()),
             target.map_or("?".into(), |t| t.to_string()),
@@ -329,9 +332,13 @@ fn apply_stage(settings: &Settings, view: &ResolvedConfig, row: &PlanRow) -> Res
             model.dependencies().into_iter().filter(|n| crate::rules::resolution::resolution_reduced::direction(settings, n).is_some()).collect();
         eprintln!(
             "trainlint: stage `{stage}` cannot fit {} with the effective batch kept ({}); last resorts, which hurt quality: {}",
-            gpu.id,
-            row.reason.clone().unwrap_or_default(),
-            if resorts.is_empty() { "activation checkpointing, 8-bit optimizer states, sharding, a larger GPU".to_owned() } else { resorts.join(", ") }
+            crate::render::escape_controls(&gpu.id),
+            crate::render::escape_controls(row.reason.as_deref().unwrap_or_default()),
+            if resorts.is_empty() {
+                "activation checkpointing, 8-bit optimizer states, sharding, a larger GPU".to_owned()
+            } else {
+                crate::render::escape_controls(&resorts.join(", ")).into_owned()
+            }
         );
         super::print(&line(None, None, None, row.usable_bytes, "no"));
         return Ok(ExitCode::from(1));
@@ -395,13 +402,14 @@ fn apply_plan(settings: &Settings, config: &PathBuf, views: &[ResolvedConfig], r
 }
 
 fn plan_table(rows: &[PlanRow]) -> String {
+    let esc = |text: &str| crate::render::escape_controls(text).into_owned();
     let mut out = format!("{:<16} {:<10} {:>6} {:>6} {:>9} {:>11} {:>11} {:>7}\n", "GPU", "STAGE", "MICRO", "ACCUM", "EFFECTIVE", "PEAK", "USABLE", "OF GPU");
     for r in rows {
         let dash = || "–".to_owned();
         out.push_str(&format!(
             "{:<16} {:<10} {:>6} {:>6} {:>9} {:>11} {:>11} {:>7}\n",
-            r.gpu,
-            r.stage.clone().unwrap_or_else(dash),
+            esc(&r.gpu),
+            r.stage.as_deref().map_or_else(dash, esc),
             r.micro_batch.map_or_else(dash, |m| m.to_string()),
             r.accumulation.map_or_else(dash, |a| a.to_string()),
             r.effective_batch.map_or_else(dash, |e| e.to_string()),
@@ -410,11 +418,11 @@ fn plan_table(rows: &[PlanRow]) -> String {
             r.utilisation.map_or_else(dash, |u| format!("{:.0}%", u * 100.0)),
         ));
         if let Some(reason) = &r.reason {
-            out.push_str(&format!("  {}: {reason}\n", r.gpu));
+            out.push_str(&format!("  {}: {}\n", esc(&r.gpu), esc(reason)));
         }
         if let Some(why) = &r.why_smaller {
-            let stage = r.stage.as_ref().map(|s| format!(" · {s}")).unwrap_or_default();
-            out.push_str(&format!("  {}{stage}: {why}\n", r.gpu));
+            let stage = r.stage.as_ref().map(|s| format!(" · {}", esc(s))).unwrap_or_default();
+            out.push_str(&format!("  {}{stage}: {}\n", esc(&r.gpu), esc(why)));
         }
     }
     out

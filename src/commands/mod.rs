@@ -108,7 +108,8 @@ pub fn style() -> crate::render::full::Style {
 pub fn say(text: &str) {
     let global = global();
     if !global.quiet && !global.silent {
-        eprintln!("{text}");
+        // One line; what it names (files, GPUs) is escaped: no control character, no second line.
+        eprintln!("{}", crate::render::escape_controls(text));
     }
 }
 
@@ -116,7 +117,7 @@ pub fn say(text: &str) {
 pub fn verbose(text: impl FnOnce() -> String) {
     let global = global();
     if global.verbose && !global.silent {
-        eprintln!("trainlint: {}", text());
+        eprintln!("trainlint: {}", crate::render::escape_controls(&text()));
     }
 }
 
@@ -141,6 +142,10 @@ pub fn with_gpu_probe(
 ) -> Result<crate::settings::Settings, crate::error::FatalError> {
     let settings = build(overrides)?;
     settings.check_selectors(crate::rules::codes::ALL)?;
+    settings.check_memory(|text| {
+        let parsed = crate::estimate::expr::parse(text).ok()?;
+        parsed.names().is_empty().then(|| parsed.eval(&|_| None).ok()).flatten()
+    })?;
     if !settings.gpu_probe_wanted || overrides.gpu_probe.is_some() {
         return Ok(settings);
     }

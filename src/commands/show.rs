@@ -54,7 +54,11 @@ pub fn run(args: &ShowArgs) -> Result<ExitCode, FatalError> {
     super::print(&output);
     let failed = report.diagnostics.iter().any(|d| d.severity == Severity::Error);
     if failed && args.output_format != OutputFormat::Json {
-        super::print(&format!("\n{} finding(s) in this file; run `trainlint check {}` for details.\n", report.diagnostics.len(), file.display));
+        super::print(&format!(
+            "\n{} finding(s) in this file; run `trainlint check {}` for details.\n",
+            report.diagnostics.len(),
+            render::escape_controls(&file.display)
+        ));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -80,15 +84,16 @@ fn stage_view(settings: &Settings, name: &str) -> Result<ResolvedConfig, FatalEr
 }
 
 fn human(resolved: &ResolvedConfig, sets: &[(String, String)]) -> String {
-    let mut out = match &resolved.stage {
-        Some(stage) => format!("{} (stage `{stage}`)\n", resolved.source().display()),
-        None => format!("{}\n", resolved.source().display()),
-    };
-    out.push_str(&format!("  dialect: {} ({})\n", resolved.detection.dialect.name(), resolved.detection.reason));
+    let mut out = String::new();
+    match &resolved.stage {
+        Some(stage) => push_line(&mut out, &format!("{} (stage `{stage}`)\n", resolved.source().display())),
+        None => push_line(&mut out, &format!("{}\n", resolved.source().display())),
+    }
+    push_line(&mut out, &format!("  dialect: {} ({})\n", resolved.detection.dialect.name(), resolved.detection.reason));
     if resolved.roles.is_empty() {
-        out.push_str("  roles: none resolved\n");
+        push_line(&mut out, "  roles: none resolved\n");
     } else {
-        out.push_str("  roles:\n");
+        push_line(&mut out, "  roles:\n");
         let width = resolved.roles.keys().map(|r| r.name().len()).max().unwrap_or(0);
         for (role, value) in &resolved.roles {
             let (line, _) = value.file.line_col(value.span.start);
@@ -99,33 +104,36 @@ fn human(resolved: &ResolvedConfig, sets: &[(String, String)]) -> String {
             if value.from_override
                 && let Some((key, set)) = sets.iter().find(|(key, _)| *key == value.path)
             {
-                out.push_str(&format!("    {:width$}  {:<14} (--set {key}={set}, in no file)\n", role.name(), shown));
+                push_line(&mut out, &format!("    {:width$}  {:<14} (--set {key}={set}, in no file)\n", role.name(), shown));
             } else if value.from_override {
-                out.push_str(&format!("    {:width$}  {:<14} (the manifest's [hydra] overrides)\n", role.name(), shown));
+                push_line(&mut out, &format!("    {:width$}  {:<14} (the manifest's [hydra] overrides)\n", role.name(), shown));
             } else if let Some(facts) = &value.from_model {
                 let shown = value.as_u64().map(crate::model::thousands).unwrap_or(shown);
-                out.push_str(&format!("    {:width$}  {shown} from {}\n", role.name(), facts.described()));
+                push_line(&mut out, &format!("    {:width$}  {shown} from {}\n", role.name(), facts.described()));
             } else if let Some(said) = value.path.strip_prefix(crate::resolve::FROM_COMMENT).and_then(|p| p.strip_suffix(')')) {
                 // A role a comment states (`Framework::comment_roles`): say so, not just the line.
-                out.push_str(&format!("    {:width$}  {:<14} {}:{line} (a comment: {said})\n", role.name(), shown, value.file.display()));
+                push_line(&mut out, &format!("    {:width$}  {:<14} {}:{line} (a comment: {said})\n", role.name(), shown, value.file.display()));
             } else {
-                out.push_str(&format!("    {:width$}  {:<14} {}:{line}\n", role.name(), shown, value.file.display()));
+                push_line(&mut out, &format!("    {:width$}  {:<14} {}:{line}\n", role.name(), shown, value.file.display()));
             }
         }
     }
     match &resolved.model {
         Some(ModelLookup::Found(facts)) => {
-            out.push_str(&format!("  model: {} is {} (source: {})\n", facts.name, facts.described(), facts.source()));
+            push_line(&mut out, &format!("  model: {} is {} (source: {})\n", facts.name, facts.described(), facts.source()));
         }
         Some(ModelLookup::Unknown { name, why }) => {
             let why = why.as_deref().map(|w| format!(" ({w})")).unwrap_or_default();
-            out.push_str(&format!("  model: `{name}` is not in the model catalog and no local config.json was found{why}\n"));
+            push_line(&mut out, &format!("  model: `{name}` is not in the model catalog and no local config.json was found{why}\n"));
         }
         Some(ModelLookup::Unsupported { name, known }) => {
-            out.push_str(&format!(
-                "  model: `{name}` is {}, a known {} architecture not supported by the memory model ({}); no local config.json was found\n",
-                known.id, known.family, known.reason
-            ));
+            push_line(
+                &mut out,
+                &format!(
+                    "  model: `{name}` is {}, a known {} architecture not supported by the memory model ({}); no local config.json was found\n",
+                    known.id, known.family, known.reason
+                ),
+            );
         }
         None => {}
     }
@@ -143,19 +151,25 @@ fn human(resolved: &ResolvedConfig, sets: &[(String, String)]) -> String {
             if split {
                 // The global batch split over the world, each device's share cut into micro batches (the last may be smaller).
                 let w = b.world_size.unwrap_or(1).max(1);
-                out.push_str(&format!(
-                    "  effective batch: {effective} = global batch split over a data-parallel world of {w} ({} per device, {} micro batches of at most {}) ({world})\n",
-                    effective / w,
-                    b.accumulation_steps().unwrap_or(0),
-                    b.micro().unwrap_or(0).min(effective / w)
-                ));
+                push_line(
+                    &mut out,
+                    &format!(
+                        "  effective batch: {effective} = global batch split over a data-parallel world of {w} ({} per device, {} micro batches of at most {}) ({world})\n",
+                        effective / w,
+                        b.accumulation_steps().unwrap_or(0),
+                        b.micro().unwrap_or(0).min(effective / w)
+                    ),
+                );
             } else {
-                out.push_str(&format!(
-                    "  effective batch: {effective} = {} micro batch × {} accumulation × {} data-parallel world ({world})\n",
-                    b.micro().unwrap_or(0),
-                    b.accumulation_steps().unwrap_or(0),
-                    b.world_size.unwrap_or(0)
-                ));
+                push_line(
+                    &mut out,
+                    &format!(
+                        "  effective batch: {effective} = {} micro batch × {} accumulation × {} data-parallel world ({world})\n",
+                        b.micro().unwrap_or(0),
+                        b.accumulation_steps().unwrap_or(0),
+                        b.world_size.unwrap_or(0)
+                    ),
+                );
             }
         }
         None => {
@@ -204,7 +218,7 @@ fn human(resolved: &ResolvedConfig, sets: &[(String, String)]) -> String {
             } else {
                 "a batch value is not a whole number".to_owned()
             };
-            out.push_str(&format!("  effective batch: unknown: {why}\n"));
+            push_line(&mut out, &format!("  effective batch: unknown: {why}\n"));
         }
     }
     let how = if resolved.detection.dialect.batch().accumulation_floors {
@@ -218,15 +232,24 @@ fn human(resolved: &ResolvedConfig, sets: &[(String, String)]) -> String {
         "from the other batch values, as DeepSpeed derives them".to_owned()
     };
     for (role, value) in &b.derived {
-        out.push_str(&format!("  derived: {} = {value} ({how})\n", role.name()));
+        push_line(&mut out, &format!("  derived: {} = {value} ({how})\n", role.name()));
     }
     if let Some(floored) = &b.floored {
-        out.push_str(&format!("  floored: the global batch {} is not trained; {} is (`trainlint check` explains)\n", floored.global, floored.effective));
+        push_line(&mut out, &format!("  floored: the global batch {} is not trained; {} is (`trainlint check` explains)\n", floored.global, floored.effective));
     }
     if let Some(target) = b.target {
-        out.push_str(&format!("  target effective batch: {target}\n"));
+        push_line(&mut out, &format!("  target effective batch: {target}\n"));
     }
     out
+}
+
+/// One line of `show`'s table: file names, model names and values come from configs, so
+/// their control characters (ESC, a newline that would forge a `::error` line in CI) are
+/// escaped (`render::escape_controls`); the line's own `\n` is kept.
+fn push_line(out: &mut String, line: &str) {
+    let body = line.strip_suffix('\n').unwrap_or(line);
+    out.push_str(&render::escape_controls(body));
+    out.push('\n');
 }
 
 /// The interpolation problem of a batch value (micro batch, accumulation,

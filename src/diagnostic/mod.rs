@@ -170,31 +170,32 @@ pub fn splice(text: &str, edits: &[Edit]) -> String {
 }
 
 /// An edit's content as the file writes lines: `\r\n` line ends in a file
-/// whose first line ends so, and no final newline added at the end of a file
-/// that has none. Fixes build their content with `\n`; every edit goes
-/// through here (when a fix is attached and when it is spliced).
+/// whose first line ends so, `\r` in a file whose first line ends with a lone
+/// `\r` (classic Mac OS; YAML reads it as a line break), and no final newline
+/// added at the end of a file that has none. Fixes build their content with
+/// `\n`; every edit goes through here (when a fix is attached and when it is spliced).
 pub fn conform(text: &str, span: &Span, content: &str) -> String {
-    let crlf = text.find('\n').is_some_and(|i| text[..i].ends_with('\r'));
-    let mut content = if crlf && content.contains('\n') {
+    let line_end = match text.find(['\n', '\r']) {
+        Some(i) if text[i..].starts_with("\r\n") => "\r\n",
+        Some(i) if text[i..].starts_with('\r') => "\r",
+        _ => "\n",
+    };
+    let mut content = if line_end != "\n" && content.contains('\n') {
         let mut out = String::with_capacity(content.len() + 8);
-        let mut previous = '\0';
-        for c in content.chars() {
-            if c == '\n' && previous != '\r' {
-                out.push('\r');
+        for (i, line) in content.split('\n').enumerate() {
+            if i > 0 {
+                out.push_str(line_end);
             }
-            out.push(c);
-            previous = c;
+            out.push_str(line.strip_suffix('\r').unwrap_or(line));
         }
         out
     } else {
         content.to_owned()
     };
     let at_end = span.end >= text.len();
-    if at_end && !text.is_empty() && !text.ends_with('\n') && content.ends_with('\n') {
+    if at_end && !text.is_empty() && !text.ends_with(['\n', '\r']) && content.ends_with(['\n', '\r']) && content.pop() == Some('\n') && content.ends_with('\r')
+    {
         content.pop();
-        if content.ends_with('\r') {
-            content.pop();
-        }
     }
     content
 }

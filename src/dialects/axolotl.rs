@@ -105,6 +105,12 @@ impl Framework for Axolotl {
                 out.push(Role::Logits, "fused".into(), key);
             }
         }
+        // Listing the plugin turns Cut Cross-Entropy on unless the key says otherwise:
+        // `CutCrossEntropyArgs.cut_cross_entropy: Optional[bool] = True` since Axolotl 0.9.0
+        // (PR #2562, "make cce default to true when using the plugin"; `None`, off, before).
+        if root.get("cut_cross_entropy").is_none() && cce_plugin(root) {
+            out.push_default(Role::Logits, "fused".into(), "cut_cross_entropy", "plugins");
+        }
         out.0
     }
 
@@ -166,8 +172,19 @@ fn full_finetune_dtypes(root: &Node, out: &mut DerivedRoles) {
     let attention = root.get("attn_implementation").and_then(Node::as_str);
     let one_dtype = super::truthy(root, "flash_attention")
         || super::truthy(root, "cut_cross_entropy")
+        || root.get("cut_cross_entropy").is_none() && cce_plugin(root)
         || attention.is_some_and(|a| !matches!(a, "sdpa" | "eager"));
     if !one_dtype {
         out.push(Role::Fp32Embeddings, true.into(), "bf16");
+    }
+}
+
+/// Whether `plugins` lists Axolotl's Cut Cross-Entropy plugin
+/// (`axolotl.integrations.cut_cross_entropy.CutCrossEntropyPlugin`).
+fn cce_plugin(root: &Node) -> bool {
+    let listed = |n: &Node| n.as_str().is_some_and(|p| p.trim().ends_with("cut_cross_entropy.CutCrossEntropyPlugin"));
+    match root.get("plugins").map(|n| &n.value) {
+        Some(crate::load::Value::Seq(items)) => items.iter().any(listed),
+        _ => false,
     }
 }

@@ -124,8 +124,11 @@ pub fn switches(root: &Node, out: &mut DerivedRoles) {
     // `use_liger_kernel` (TrainingArguments, transformers `training_args.py`) patches the model
     // with Liger's fused linear cross-entropy (liger-kernel `_apply_liger_kernel`,
     // `fused_linear_cross_entropy=True` by default): the logits are never materialised whole.
-    if truthy("use_liger_kernel") {
-        out.push(Role::Logits, "fused".into(), "use_liger_kernel");
+    // TRL's `SFTConfig.use_liger` (0.12–0.17: "Monkey patch the model with Liger kernels to increase
+    // throughput and reduce memory usage", deprecated for `use_liger_kernel` in 0.16, removed in
+    // trl PR #3364) did the same.
+    if let Some(key) = ["use_liger_kernel", "use_liger"].into_iter().find(|k| truthy(k)) {
+        out.push(Role::Logits, "fused".into(), key);
     }
     if full_shard(root) {
         let key = if root.get("fsdp").is_some() { "fsdp" } else { "fsdp_config" };

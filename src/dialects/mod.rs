@@ -31,6 +31,7 @@ macro_rules! registry {
 
 registry! {
     native => NATIVE,
+    openrlhf => OPENRLHF,
     deepspeed => DEEPSPEED,
     accelerate => ACCELERATE,
     torchtune => TORCHTUNE,
@@ -445,7 +446,8 @@ pub struct BatchSemantics {
 }
 
 /// Lightning's check of its devices against the launcher's processes (`Framework::refuses_other_world`).
-pub const LIGHTNING_VALIDATES_WORLD: &str = "`validate_settings` of its cluster environments: lightning/fabric/plugins/environments/torchelastic.py for torchrun, slurm.py for SLURM";
+pub const LIGHTNING_VALIDATES_WORLD: &str =
+    "`validate_settings` of its cluster environments: lightning/fabric/plugins/environments/torchelastic.py for torchrun, slurm.py for SLURM";
 
 /// How a framework learns its data-parallel world size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -513,7 +515,7 @@ mod tests {
         assert_eq!((dialect.name(), reason.as_str()), ("bindings", "the manifest's [bindings] match loader.batch"));
         let (dialect, reason) = detect_yaml("loader:\n  batch: 8\n", None, &["absent.path"]);
         assert_eq!(dialect.name(), "unknown");
-        assert!(reason.starts_with("no framework's keys found (native, DeepSpeed,"), "{reason}");
+        assert!(reason.starts_with("no framework's keys found (native, OpenRLHF, DeepSpeed,"), "{reason}");
         assert!(!reason.contains("shell script"), "pseudo-dialects are not listed: {reason}");
     }
 }

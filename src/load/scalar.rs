@@ -6,6 +6,18 @@
 
 use super::tree::Value;
 
+/// `[-+]?0[0-9]+`: an integer written with a leading zero (`010`, `08`). YAML 1.2 reads
+/// `010` as 10; YAML 1.1 — PyYAML's `resolver.py` (`[-+]?0[0-7_]+` is octal,
+/// `[-+]?(?:0|[1-9][0-9_]*)` decimal) and so OmegaConf, whose `get_yaml_loader` adds only a
+/// float resolver to PyYAML's `SafeLoader` — reads `010` as octal 8 and `08` as the string
+/// `"08"` (neither pattern matches). The loader keeps such a scalar as text, so that the
+/// dialect's reading decides (`pyyaml_retype`, `omegaconf_retype`); where none applies it
+/// stays text (an SCH002 type error in the native format), never a guess between 8 and 10.
+pub fn is_leading_zero_integer(text: &str) -> bool {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    digits.len() > 1 && digits.starts_with('0') && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
 pub fn type_plain_scalar(text: &str) -> Value {
     match text {
         "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
@@ -180,5 +192,21 @@ mod omegaconf_tests {
         assert_eq!(pyyaml_retype("500_000"), Some(Value::Int(500_000)));
         assert_eq!(pyyaml_retype("1_0e5"), None);
         assert_eq!(omegaconf_retype("1_0e5"), Some(Value::Float(1e6)));
+    }
+
+    /// Issue 26 item 7a: `010` is octal 8 to PyYAML and OmegaConf; `08` and `09` match
+    /// neither int pattern of PyYAML's resolver and stay strings.
+    #[test]
+    fn leading_zero_integers_are_octal_or_text_in_yaml_11() {
+        for retype in [pyyaml_retype, omegaconf_retype] {
+            assert_eq!(retype("010"), Some(Value::Int(8)));
+            assert_eq!(retype("-010"), Some(Value::Int(-8)));
+            assert_eq!(retype("+017"), Some(Value::Int(15)));
+            assert_eq!(retype("00"), Some(Value::Int(0)));
+            assert_eq!(retype("08"), None);
+            assert_eq!(retype("09"), None);
+        }
+        assert!(is_leading_zero_integer("010") && is_leading_zero_integer("-08") && is_leading_zero_integer("00"));
+        assert!(!is_leading_zero_integer("0") && !is_leading_zero_integer("10") && !is_leading_zero_integer("0x10") && !is_leading_zero_integer("0.5"));
     }
 }

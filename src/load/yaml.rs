@@ -232,6 +232,8 @@ fn scalar_node(text: &str, style: GranitStyle, tag: Option<&granit_parser::Tag>,
             Value::Int(i) if core_tag == Some("float") => Value::Float(i as f64),
             typed => typed,
         },
+        // `010`: octal 8 to YAML 1.1 (PyYAML, OmegaConf), 10 to YAML 1.2; the dialect's typing decides.
+        _ if style == ScalarStyle::Plain && super::scalar::is_leading_zero_integer(text) => Value::Str(text.to_owned()),
         _ if style == ScalarStyle::Plain => type_plain_scalar(text),
         _ => Value::Str(text.to_owned()),
     };

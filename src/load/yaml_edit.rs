@@ -33,7 +33,7 @@ pub fn replace_scalar(source: &Arc<SourceFile>, node: &Node, new: &str) -> Optio
 /// resolved: its file and span), when the file's own tree has a scalar there
 /// holding `expected`; `None` otherwise (the fix is then display-only).
 pub fn replace_at(source: &Arc<SourceFile>, span: &std::ops::Range<usize>, expected: &serde_json::Value, new: &str) -> Option<Edit> {
-    let format = crate::load::Format::from_path(source.path()).unwrap_or(crate::load::Format::Yaml);
+    let format = crate::load::Format::of(source.path(), source.text());
     let (root, _) = crate::load::parse_text(source.text(), format).ok()?;
     let node = scalar_at(&root, span)?;
     (node.to_json() == *expected).then_some(())?;
@@ -55,7 +55,7 @@ fn scalar_at<'a>(node: &'a Node, span: &std::ops::Range<usize>) -> Option<&'a No
 pub fn set(source: &Arc<SourceFile>, root: &Node, path: &str, value: &str) -> Option<Edit> {
     let edit = set_unchecked(source, root, path, value)?;
     let text = crate::diagnostic::splice(source.text(), std::slice::from_ref(&edit));
-    let format = crate::load::Format::from_path(source.path()).unwrap_or(crate::load::Format::Yaml);
+    let format = crate::load::Format::of(source.path(), source.text());
     let (fixed, _) = crate::load::parse_text(&text, format).ok()?;
     let expected = crate::load::scalar::type_plain_scalar(value.trim_matches(['"', '\'']));
     let relative_path_holds = fixed.get_dotted(path).is_some_and(|n| n.value == expected || n.as_str() == Some(value.trim_matches(['"', '\''])));
@@ -105,12 +105,14 @@ fn set_unchecked(source: &Arc<SourceFile>, root: &Node, path: &str, value: &str)
         None => (0, 2),
     };
     let end = entries.iter().map(|e| subtree_end(&e.value).max(e.key_span.end)).max().unwrap_or(0);
-    let insert_at = match text[end..].find('\n') {
+    // After the line's break: `\n`, `\r\n` or a lone `\r` (a CR-only file).
+    let insert_at = match text[end..].find(['\n', '\r']) {
+        Some(offset) if text[end + offset..].starts_with("\r\n") => end + offset + 2,
         Some(offset) => end + offset + 1,
         None => text.len(),
     };
     let mut content = String::new();
-    if insert_at == text.len() && !text.is_empty() && !text.ends_with('\n') {
+    if insert_at == text.len() && !text.is_empty() && !text.ends_with(['\n', '\r']) {
         content.push('\n');
     }
     for (level, segment) in segments[depth..].iter().enumerate() {
@@ -128,7 +130,7 @@ fn set_unchecked(source: &Arc<SourceFile>, root: &Node, path: &str, value: &str)
 
 /// Column (0-based, in characters) of a byte offset, if only spaces precede it on its line.
 fn column(text: &str, offset: usize) -> Option<usize> {
-    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line_start = text[..offset].rfind(['\n', '\r']).map_or(0, |i| i + 1);
     let prefix = &text[line_start..offset];
     prefix.chars().all(|c| c == ' ').then(|| prefix.chars().count())
 }

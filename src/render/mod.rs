@@ -34,6 +34,34 @@ pub fn escape_controls(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Multi-line text whose lines are safe to print: each line's control characters
+/// (ESC, a lone CR, C1, bidi overrides; tabs kept) escaped as [`escape_controls`] does,
+/// its line break (`\n` or `\r\n`) kept. For text made of lines that each start with
+/// something of ours (a unified diff: `--- a/`, `+`, `-`, ` `), so that no line a file
+/// holds can pass for a line of the output.
+pub fn escape_controls_in_lines(text: &str) -> Cow<'_, str> {
+    let unsafe_char = |c: char| c != '\t' && c != '\n' && (c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'));
+    if !text.chars().any(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for line in text.split_inclusive('\n') {
+        let (body, end) = match line.strip_suffix("\r\n") {
+            Some(body) => (body, "\r\n"),
+            None => line.strip_suffix('\n').map_or((line, ""), |body| (body, "\n")),
+        };
+        for c in body.chars() {
+            if unsafe_char(c) {
+                out.extend(c.escape_default());
+            } else {
+                out.push(c);
+            }
+        }
+        out.push_str(end);
+    }
+    Cow::Owned(out)
+}
+
 /// A copy of a diagnostic whose texts are safe to print ([`escape_controls`]).
 pub fn escaped(d: &Diagnostic) -> Diagnostic {
     let mut d = d.clone();

@@ -16,7 +16,8 @@ pub struct GpuTarget {
     #[schemars(example = &"NVIDIA RTX A6000")]
     pub name: String,
     /// Total memory in MiB as nvidia-smi reports it (rocm-smi bytes ÷ 2^20 for AMD).
-    #[schemars(range(min = 1))]
+    #[serde(deserialize_with = "memory_mib")]
+    #[schemars(range(min = 1, max = 17_592_186_044_415_u64))]
     #[schemars(example = 48676)]
     pub memory_mib: u64,
     /// CUDA compute capability (`8.0`), absent for AMD.
@@ -35,4 +36,17 @@ pub struct GpuTarget {
     #[schemars(extend("default" = []))]
     #[schemars(example = ["nvidia-smi on the lab machine"])]
     pub sources: Vec<String>,
+}
+
+/// The most MiB whose byte count fits in 64 bits (2^44 − 1): past it, `memory_bytes`
+/// would not fit (2^44 MiB wrapped to "usable 0 MiB").
+pub const MAX_MEMORY_MIB: u64 = u64::MAX >> 20;
+
+/// A `[[gpu]]` memory: at least 1 MiB, and its bytes fit in 64 bits (an invalid manifest, exit 2, otherwise).
+fn memory_mib<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+    let value = u64::deserialize(deserializer)?;
+    if value == 0 || value > MAX_MEMORY_MIB {
+        return Err(serde::de::Error::custom(format!("must be between 1 and {MAX_MEMORY_MIB} MiB (its bytes fit in 64 bits), not {value}")));
+    }
+    Ok(value)
 }

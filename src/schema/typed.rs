@@ -193,8 +193,10 @@ pub enum OptimizerKind {
 pub enum StateBits {
     /// Full-width states (fp32 for an fp32 master copy).
     Full,
-    /// bitsandbytes 8-bit blockwise-quantized states.
+    /// bitsandbytes' (or torchao's `AdamW8bit`) 8-bit blockwise-quantized states.
     Eight,
+    /// torchao's `AdamW4bit`: 4-bit blockwise-quantized states.
+    Four,
 }
 
 /// An optimizer as the memory model needs it.
@@ -224,7 +226,8 @@ impl FromStr for Optimizer {
     /// - HF transformers `training_args.py` `OptimizerNames` (the `optim` of HF-based
     ///   trainers, FACTS.md §6): `adamw_torch`, `adamw_torch_fused`,
     ///   `adamw_hf`, `adamw_bnb_8bit`, `adamw_8bit` ("just an alias for adamw_bnb_8bit"),
-    ///   `paged_adamw_8bit`, `paged_adamw_32bit` (bitsandbytes `PagedAdamW`, 32-bit states), `lion_8bit`, `sgd`, `adafactor`;
+    ///   `paged_adamw_8bit`, `paged_adamw_32bit` (bitsandbytes `PagedAdamW`, 32-bit states), `lion_8bit`, `sgd`, `adafactor`,
+    ///   `adamw_torch_8bit` / `adamw_torch_4bit` (torchao's `AdamW8bit` / `AdamW4bit`, `Trainer.get_optimizer_cls_and_kwargs`);
     /// - torch class paths (an `optimizer._component_` / `_target_`): `torch.optim.AdamW`, `torch.optim.Adam`;
     /// - LLaMA-Factory's optimizer switches as its dialect binds them (`use_adam_mini` →
     ///   `adam_mini`, `use_galore` → `galore_adamw`, `use_apollo` → `apollo_adamw`, `use_badam` → `badam`);
@@ -236,7 +239,10 @@ impl FromStr for Optimizer {
         let mut optimizer = match name.as_str() {
             "adamw" | "adam" | "adamw-fused" | "adamw_torch" | "adamw_torch_fused" | "adamw_hf" | "torch.optim.adamw" | "torch.optim.adam"
             | "paged_adamw_32bit" => Optimizer::plain(Adam),
-            "adamw-8bit" | "adamw_8bit" | "adamw_bnb_8bit" | "paged_adamw_8bit" => Optimizer { state: StateBits::Eight, ..Optimizer::plain(Adam) },
+            "adamw-8bit" | "adamw_8bit" | "adamw_bnb_8bit" | "paged_adamw_8bit" | "adamw_torch_8bit" => {
+                Optimizer { state: StateBits::Eight, ..Optimizer::plain(Adam) }
+            }
+            "adamw_torch_4bit" => Optimizer { state: StateBits::Four, ..Optimizer::plain(Adam) },
             "lion_8bit" => Optimizer { state: StateBits::Eight, ..Optimizer::plain(Lion) },
             "sgd-momentum" => Optimizer::plain(SgdMomentum),
             "sgd" => Optimizer::plain(Sgd),

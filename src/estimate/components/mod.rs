@@ -401,6 +401,8 @@ mod tests {
             ("adamw_8bit", 2.0),
             ("adamw_bnb_8bit", 2.0),
             ("paged_adamw_8bit", 2.0),
+            ("adamw_torch_8bit", 2.0),
+            ("adamw_torch_4bit", 1.0),
             ("lion_8bit", 2.0),
             ("sgd-momentum", 4.0),
             ("sgd", 0.0),

@@ -10,7 +10,8 @@ pub struct OptimizerStates;
 /// Optimizer state bytes per trainable fp32 parameter (FACTS.md §4, HF
 /// `model_memory_anatomy.md` / `perf_train_gpu_one.md`): AdamW 8 B (two fp32
 /// moments), 8-bit AdamW 2 B, SGD with momentum 4 B, SGD 0 B, Adafactor "slightly
-/// more than 4 bytes" (4 B here), Lion one fp32 momentum (4 B, our inference).
+/// more than 4 bytes" (4 B here), Lion one fp32 momentum (4 B, our inference); torchao's
+/// `AdamW8bit` as bitsandbytes' (2 B), its `AdamW4bit` 1 B.
 /// 8-bit Lion is counted like 8-bit AdamW (2 B), as before the typed roles.
 /// Adam-mini keeps Adam's first moment whole and one second moment per head or output
 /// neuron (`adam_mini.py`: `state["m"] = torch.zeros_like(p.grad, …)`, `state["vmean"]` of
@@ -22,6 +23,8 @@ pub fn bytes_per_parameter(optimizer: Optimizer) -> f64 {
     match (optimizer.kind, optimizer.state) {
         (OptimizerKind::Adam, StateBits::Full) | (OptimizerKind::LowRankAdam, _) => 8.0,
         (OptimizerKind::Adam | OptimizerKind::Lion, StateBits::Eight) => 2.0,
+        // torchao `AdamW4bit`: two 4-bit moments (its per-block scales, a few percent more, not counted).
+        (OptimizerKind::Adam | OptimizerKind::Lion, StateBits::Four) => 1.0,
         (OptimizerKind::SgdMomentum, _) => 4.0,
         (OptimizerKind::Sgd, _) => 0.0,
         (OptimizerKind::Adafactor, _) => 4.0,

@@ -32,6 +32,17 @@ impl MemoryComponent for UserTerms {
             // A term that grows with the micro batch is activations (alive from the forward to
             // the backward); any other is alive the whole step.
             let live = if names.iter().any(|n| n == "micro_batch") { super::Live::Backward } else { super::Live::Always };
+            // A term is memory taken: a negative one (`-1000 GiB`) would lower the peak and
+            // make a MEM003 "fix" out of nothing. Checked at micro batch 1 with the config's values.
+            let at_one = parsed.eval(&|n: &str| if n == "micro_batch" { Some(1.0) } else { lookup.iter().find(|(k, _)| k == n).map(|(_, v)| *v) });
+            if let Ok(bytes) = at_one
+                && !(bytes >= 0.0 && bytes.is_finite())
+            {
+                return Err(NotEstimable(format!(
+                    "memory term `{}` is {bytes} bytes (`{}`): a memory term must be a finite number of bytes, zero or more",
+                    term.name, term.bytes
+                )));
+            }
             out.push(Term { name: term.name.clone(), depends_on: names.join(", "), bytes: Bytes::Expression { expr: parsed, names, lookup }, live });
         }
         Ok(out)

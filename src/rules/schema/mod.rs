@@ -46,19 +46,60 @@ pub fn compiled(name: &str) -> &'static CompiledSchema {
 pub fn validate(checker: &mut Checker, document: &Document, root: &Node, schema: &CompiledSchema) {
     let instance = root.to_json();
     for error in schema.validator.iter_errors(&instance) {
-        report(checker, document, root, schema, &error);
+        report(checker, document, root, schema, &error, None);
     }
 }
 
-fn report(checker: &mut Checker, document: &Document, root: &Node, schema: &CompiledSchema, error: &ValidationError<'_>) {
+/// Validates a config as launched (`tree`: the file with `--set` and launch overrides applied)
+/// and reports only the violations at a value an override set: a `--set batch.micro_batch=0`
+/// is SCH002 as the same value in the file is (issue 26 item 7b), never fail-open. The file's
+/// own values are `validate`'s.
+pub fn validate_overrides(checker: &mut Checker, document: &Document, tree: &Node, schema: &CompiledSchema, sets: &[(String, String)]) {
+    let instance = tree.to_json();
+    for error in schema.validator.iter_errors(&instance) {
+        report(checker, document, tree, schema, &error, Some(sets));
+    }
+}
+
+/// A value set by an override: written in no file (`resolve::hydra::set_override`).
+fn is_override(node: &Node) -> bool {
+    node.span == (0..0) && node.alias == Some(0..0)
+}
+
+fn report(checker: &mut Checker, document: &Document, root: &Node, schema: &CompiledSchema, error: &ValidationError<'_>, sets: Option<&[(String, String)]>) {
     let pointer = error.instance_path.as_str();
     let Some((node, key_span)) = root.pointer(pointer) else { return };
+    // Over a tree with overrides: only a value an override set (the rest is the file's).
+    let set_by = match sets {
+        None => None,
+        Some(_) if !is_override(node) && !matches!(error.kind, ErrorKind::AnyOf { .. } | ErrorKind::OneOfNotValid { .. }) => return,
+        Some(sets) => {
+            let path = schema_violation::dotted(pointer);
+            Some(match sets.iter().find(|(key, _)| key.trim_start_matches('+') == path) {
+                Some((key, value)) => format!("`--set {key}={value}`"),
+                None => "a launch override".to_owned(),
+            })
+        }
+    };
+    let report_one = |checker: &mut Checker, diagnostic: crate::diagnostic::Diagnostic| {
+        let diagnostic = match &set_by {
+            Some(by) => {
+                let message = format!("{} (from {by}, in no file)", diagnostic.message);
+                crate::diagnostic::Diagnostic { message, ..diagnostic }.with_label("set on the command line")
+            }
+            None => diagnostic,
+        };
+        checker.report(diagnostic);
+    };
     match &error.kind {
         ErrorKind::AdditionalProperties { unexpected } => {
             let known = known_keys(&schema.json, pointer);
             for key in unexpected {
                 if let Some(entry) = node.entry(key) {
-                    checker.report(unknown_key::diagnostic(document, pointer, entry, &known));
+                    if sets.is_some() && !is_override(&entry.value) {
+                        continue;
+                    }
+                    report_one(checker, unknown_key::diagnostic(document, pointer, entry, &known));
                 }
             }
         }
@@ -69,18 +110,19 @@ fn report(checker: &mut Checker, document: &Document, root: &Node, schema: &Comp
             match branches.as_slice() {
                 [only] if !only.is_empty() => {
                     for inner in only.iter() {
-                        report(checker, document, root, schema, inner);
+                        report(checker, document, root, schema, inner, sets);
                     }
                 }
+                _ if sets.is_some() && !is_override(node) => {}
                 _ => {
                     let message = format!("{} matches none of the allowed forms", short(error.instance));
-                    checker.report(schema_violation::diagnostic(document, pointer, node, key_span, message));
+                    report_one(checker, schema_violation::diagnostic(document, pointer, node, key_span, message));
                 }
             }
         }
         kind => {
             let message = describe(kind, error.instance, &error.to_string());
-            checker.report(schema_violation::diagnostic(document, pointer, node, key_span, message));
+            report_one(checker, schema_violation::diagnostic(document, pointer, node, key_span, message));
         }
     }
 }
