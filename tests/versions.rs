@@ -117,3 +117,30 @@ fn a_bad_frameworks_table_is_a_manifest_error() {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+/// MIG004's `evaluation_strategy` → `eval_strategy` depends on transformers 4.41, where the new
+/// name appeared. alignment-handbook's 2023 layout pins transformers in `setup.py`'s `_deps`
+/// table (read as text, never run): pinned below 4.41 there is nothing to migrate to.
+#[test]
+fn mig004_follows_the_transformers_pin_of_setup_py() {
+    let recipe = "model_name_or_path: HuggingFaceH4/mistral-7b-sft-beta\nbf16: true\nevaluation_strategy: steps\ngradient_accumulation_steps: 2\nper_device_train_batch_size: 8\noutput_dir: data/zephyr-7b-dpo-full\n";
+    let setup = |pin: &str| {
+        format!(
+            "# Adapted from huggingface/transformers\nfrom setuptools import setup\n\n_deps = [\n    \"accelerate==0.23.0\",\n    \"{pin}\",  # pinned\n    'trl==0.7.4',\n]\n\nsetup(name=\"alignment-handbook\", install_requires=_deps)\n"
+        )
+    };
+    let codes = |pin: &str| {
+        let dir = common::fresh_dir("versions-mig004");
+        std::fs::create_dir_all(dir.join(".git")).unwrap();
+        std::fs::create_dir_all(dir.join("recipes")).unwrap();
+        std::fs::write(dir.join("recipes/config_full.yaml"), recipe).unwrap();
+        std::fs::write(dir.join("setup.py"), setup(pin)).unwrap();
+        let output = common::trainlint_in(&dir, &["check", "--select", "MIG004", "--output-format", "json", "recipes/config_full.yaml"]);
+        let json: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        json["diagnostics"].as_array().unwrap().len()
+    };
+    assert_eq!(codes("transformers==4.35.0"), 0, "transformers 4.35 has no eval_strategy");
+    assert_eq!(codes("transformers>=4.41.0"), 1);
+    assert_eq!(codes("transformers @ git+https://github.com/huggingface/transformers.git@main"), 1, "a version no file states: the finding stays");
+}

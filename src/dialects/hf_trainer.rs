@@ -196,6 +196,11 @@ impl Framework for HfTrainer {
         out.0
     }
 
+    /// TrainingArguments is transformers' (the `transformers` distribution on PyPI).
+    fn distributions(&self) -> &'static [&'static str] {
+        &["transformers"]
+    }
+
     /// Recipes carry intentional extras (metadata for their scripts): only a
     /// near miss of a batch key is reported, the typo that silently leaves the
     /// batch at its default.

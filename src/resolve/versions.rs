@@ -107,6 +107,17 @@ fn in_folder(settings: &Settings, framework: Dialect, dir: &Path) -> Vec<Declare
         .map(|e| e.name)
         .collect();
     line_files.extend(["setup.cfg", "environment.yml", "environment.yaml"].map(str::to_owned));
+    // `setup.py`: its string literals that are requirements (`install_requires=["transformers==4.35.0"]`,
+    // or a `_deps = [...]` table as alignment-handbook and open-r1 keep theirs). Read as text, never run.
+    if let Some((path, text)) = read("setup.py") {
+        for literal in string_literals(&text) {
+            if let Some((distribution, range)) = requirement(literal)
+                && names.contains(&distribution.as_str())
+            {
+                found.push(Declared { range, source: format!("{} (`{literal}`)", shown(&path)) });
+            }
+        }
+    }
     for name in &line_files {
         if let Some((path, text)) = read(name) {
             for line in text.lines() {
@@ -119,6 +130,26 @@ fn in_folder(settings: &Settings, framework: Dialect, dir: &Path) -> Vec<Declare
         }
     }
     found
+}
+
+/// The one-line string literals of Python source (`"…"` and `'…'`, no escapes inside), in order;
+/// comments are skipped.
+fn string_literals(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut rest = line;
+        while let Some(at) = rest.find(['"', '\'', '#']) {
+            let quote = rest.as_bytes()[at];
+            if quote == b'#' {
+                break;
+            }
+            let body = &rest[at + 1..];
+            let Some(end) = body.find(quote as char) else { break };
+            out.push(&body[..end]);
+            rest = &body[end + 1..];
+        }
+    }
+    out
 }
 
 fn display(settings: &Settings, path: &Path) -> String {

@@ -1,8 +1,12 @@
 use super::rename_key;
 use crate::declare_rule;
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
+use crate::dialects::hf_trainer::HF_TRAINER;
 use crate::load::{Document, Node};
+use crate::resolve::versions;
 use crate::rules::Checker;
+use crate::schema::version::Version;
+use crate::settings::Settings;
 
 declare_rule! {
     /// ## What it does
@@ -37,14 +41,16 @@ declare_rule! {
     ///
     /// ## Fix safety
     /// Safe for transformers ≥ 4.41 (where the new names exist); a project
-    /// pinned below that must not migrate. Not offered when the new name is
-    /// already set.
+    /// whose requirement, lock or `setup.py` file pins transformers below 4.41
+    /// gets no `evaluation_strategy` finding (it has no `eval_strategy`). Not
+    /// offered when the new name is already set.
     pub struct HfRenamedTrainingArgument {
         name: "hf-renamed-training-argument",
         severity: Warning,
         fix: Sometimes,
         since: "0.1.0",
         check: Migrations,
+        options: ["frameworks"],
     }
 }
 
@@ -55,10 +61,18 @@ const RENAMES: [(&str, &str); 4] = [
     ("per_gpu_eval_batch_size", "per_device_eval_batch_size"),
 ];
 
-/// `root`: flat TrainingArguments (the HF dialect's migration scope).
-pub fn check(checker: &mut Checker, document: &Document, root: &Node) {
+/// `root`: flat TrainingArguments (the HF dialect's migration scope). `eval_strategy` exists
+/// from transformers 4.41 (the version whose `training_args.py` deprecates `evaluation_strategy`,
+/// "will be removed in version 4.46"): a project whose files pin transformers below it has no
+/// new name to migrate to, and gets no finding (`resolve::versions`).
+pub fn check(checker: &mut Checker, document: &Document, root: &Node, settings: &Settings) {
     for (old, new) in RENAMES {
         let Some(entry) = root.entry(old) else { continue };
+        if old == "evaluation_strategy"
+            && let Ok((false, _)) = versions::at_least(settings, HF_TRAINER, document.source.path(), &Version::new(&[4, 41]))
+        {
+            continue;
+        }
         let mut diagnostic =
             Diagnostic::new(HfRenamedTrainingArgument, &document.source, entry.key_span.clone(), format!("transformers renamed `{old}` to `{new}`"))
                 .with_label("deprecated name")

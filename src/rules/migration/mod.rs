@@ -25,7 +25,7 @@ pub fn check(checker: &mut Checker, document: &Document, root: &Node, settings: 
         lightning_removed_trainer_argument::check(checker, document, trainer);
     }
     for arguments in HF_TRAINER.migration_scopes(root) {
-        hf_renamed_training_argument::check(checker, document, arguments);
+        hf_renamed_training_argument::check(checker, document, arguments, settings);
     }
     for config in DEEPSPEED.migration_scopes(root) {
         deepspeed_bfloat16_section::check(checker, document, config);
