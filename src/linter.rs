@@ -256,7 +256,7 @@ fn per_config(checker: &mut Checker, document: &Document, root: &load::Node, res
         sch::interpolation::check(checker, resolved, &settings.loader);
     }
     if batch_family_runs(checker) {
-        batch::check(checker, resolved);
+        batch::check(checker, resolved, settings);
     }
     if checker.needs(Need::GpuTargets) {
         memory::check(checker, resolved, settings);
@@ -303,7 +303,7 @@ pub fn lint_curriculum(settings: &Settings) -> Result<(Option<ResolvedCurriculum
             (Some(reference), Some(effective)) if effective != reference && !own_target && stage.resolved.batch.problem.is_none() => {
                 checker.report(batch::stage_effective_batch_changed::diagnostic(&stage.resolved, reference, "base config", effective));
             }
-            _ if batch_family_runs(&checker) => batch::check(&mut checker, &stage.resolved),
+            _ if batch_family_runs(&checker) => batch::check(&mut checker, &stage.resolved, settings),
             _ => {}
         }
     }

@@ -140,7 +140,7 @@ fn show_settings_prints_what_the_file_is_checked_with() {
     assert_eq!(output.status.code(), Some(0), "{}", common::stderr(&output));
     let out = common::stdout(&output);
     assert!(out.contains("manifest: ") && out.contains("trainlint.toml"), "{out}");
-    assert!(out.contains("rules enabled (11 of "), "BAT001-009 and MEM001-004 less BAT006 and BAT007: {out}");
+    assert!(out.contains("rules enabled (12 of "), "BAT001-010 and MEM001-004 less BAT006 and BAT007: {out}");
     assert!(out.contains("BAT006") && out.contains("BAT007") && out.contains("SCH001"), "{out}");
     assert!(out.contains("severity overrides: MEM002 = error"), "{out}");
     assert!(out.contains("gpus: a100-80gb ("), "{out}");

@@ -402,3 +402,21 @@ fn extensionless_scripts_with_a_shell_shebang_are_launch_scripts() {
     let shown = show(&dir, "scripts/train", &[]);
     assert!(shown.contains("dialect: hf-trainer") && shown.contains("× 8 data-parallel world"), "{shown}");
 }
+
+/// A file named on the command line in a project with a manifest (pre-commit passes single
+/// files): its own folder is a project root too, and the launch scripts above it, up to the
+/// manifest's folder, still give its world.
+#[test]
+fn a_single_file_checked_under_a_manifest_finds_its_launch_above_it() {
+    let ds = "{\"train_batch_size\": 64, \"train_micro_batch_size_per_gpu\": 2, \"gradient_accumulation_steps\": 4}\n";
+    let dir = repo(
+        "manifest-single",
+        &[
+            ("trainlint.toml", "# project\n"),
+            ("train.sh", "deepspeed --num_gpus 8 train.py --deepspeed configs/ds/zero2/ds.json\n"),
+            ("configs/ds/zero2/ds.json", ds),
+        ],
+    );
+    let shown = show(&dir, "configs/ds/zero2/ds.json", &[]);
+    assert!(shown.contains("× 8 data-parallel world (world size 8 from train.sh:1"), "{shown}");
+}

@@ -127,6 +127,7 @@ pub fn switches(root: &Node, out: &mut DerivedRoles) {
     // TRL's `SFTConfig.use_liger` (0.12–0.17: "Monkey patch the model with Liger kernels to increase
     // throughput and reduce memory usage", deprecated for `use_liger_kernel` in 0.16, removed in
     // trl PR #3364) did the same.
+    grpo(root, out);
     if let Some(key) = ["use_liger_kernel", "use_liger"].into_iter().find(|k| truthy(k)) {
         out.push(Role::Logits, "fused".into(), key);
     }
@@ -141,6 +142,28 @@ pub fn switches(root: &Node, out: &mut DerivedRoles) {
         out.push(Role::BaseWeights, "int4".into(), "load_in_4bit");
     } else if truthy("load_in_8bit") {
         out.push(Role::BaseWeights, "int8".into(), "load_in_8bit");
+    }
+}
+
+/// TRL's GRPO (`GRPOConfig`, trl `trl/trainer/grpo_config.py`): `num_generations` completions per
+/// prompt (default 8 since trl 0.14), `steps_per_generation` and `generation_batch_size` (0.18+).
+/// A config that does not state `num_generations` is GRPO's when it has the keys only GRPOConfig
+/// has: `reward_funcs`/`reward_weights` (open-r1's `GRPOScriptArguments`, GRPOConfig 0.16+), or
+/// `max_completion_length` with vLLM generation settings (`use_vllm`, `vllm_device`,
+/// `vllm_gpu_memory_utilization`, `vllm_mode`).
+fn grpo(root: &Node, out: &mut DerivedRoles) {
+    for (role, key) in [(Role::Generations, "num_generations"), (Role::GenerationSteps, "steps_per_generation"), (Role::GenerationBatch, "generation_batch_size")] {
+        if let Some(node) = root.get(key).filter(|n| n.to_json().is_u64()) {
+            out.push(role, node.to_json(), key);
+        }
+    }
+    if root.get("num_generations").is_some() {
+        return;
+    }
+    let vllm = ["use_vllm", "vllm_device", "vllm_gpu_memory_utilization", "vllm_mode"].into_iter().find(|k| root.get(k).is_some());
+    let marker = ["reward_funcs", "reward_weights"].into_iter().find(|k| root.get(k).is_some()).or(vllm.filter(|_| root.get("max_completion_length").is_some()));
+    if let Some(anchor) = marker {
+        out.push_default(Role::Generations, 8.into(), "num_generations", anchor);
     }
 }
 

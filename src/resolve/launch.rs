@@ -246,20 +246,23 @@ pub fn linked(settings: &Settings, config: &Path) -> Option<Linked> {
     // The config's folder and up to `LEVELS_UP` above it, then the project root it lies in: a
     // repository's launch scripts sit at its root or in its `scripts/` (open-r1's `train.sh` launches
     // `recipes/qwen/Qwen2.5-1.5B-Instruct/grpo/config.yaml`, four folders down).
+    // The project root is the outermost root holding the config: a checked file's own folder is a
+    // root too (`settings::project_roots`), and the search goes on above it to the manifest's folder.
+    let top = roots.iter().filter(|r| this.starts_with(r)).min_by_key(|r| r.components().count()).cloned();
     let mut folders: Vec<PathBuf> = Vec::new();
     let mut folder = this.parent().map(Path::to_path_buf);
     for _ in 0..=LEVELS_UP {
         let Some(dir) = folder else { break };
         folders.push(dir.clone());
-        if roots.contains(&dir) {
+        if top.as_ref() == Some(&dir) {
             break;
         }
-        folder = dir.parent().filter(|p| roots.is_empty() || roots.iter().any(|r| p.starts_with(r))).map(Path::to_path_buf);
+        folder = dir.parent().filter(|p| top.as_ref().is_none_or(|t| p.starts_with(t))).map(Path::to_path_buf);
     }
-    if let Some(root) = roots.iter().filter(|r| this.starts_with(r)).max_by_key(|r| r.components().count())
-        && !folders.contains(root)
+    if let Some(root) = top
+        && !folders.contains(&root)
     {
-        folders.push(root.clone());
+        folders.push(root);
     }
     for dir in folders {
         for f in launches_in(settings, &dir).iter().filter(|f| f.configs.contains(&this)) {

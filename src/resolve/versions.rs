@@ -31,8 +31,14 @@ pub struct Declared {
 /// or `Some(false)` with the declaration that settles it, or `None` with the
 /// declarations that do not settle it (empty: the project states no version).
 pub fn at_least(settings: &Settings, framework: Dialect, config: &Path, version: &Version) -> Result<(bool, Declared), Vec<Declared>> {
+    at_least_of(settings, framework.name(), framework.distributions(), config, version)
+}
+
+/// `at_least` for a library that is no dialect of its own (`trl`, whose trainers the HF dialect
+/// reads): `name` is its `[frameworks]` key, `distributions` its names on PyPI.
+pub fn at_least_of(settings: &Settings, name: &str, distributions: &[&str], config: &Path, version: &Version) -> Result<(bool, Declared), Vec<Declared>> {
     let mut undecided = Vec::new();
-    for declared in declarations(settings, framework, config) {
+    for declared in declarations_of(settings, name, distributions, config) {
         match declared.range.at_least(version) {
             Some(answer) => return Ok((answer, declared)),
             None => undecided.push(declared),
@@ -43,14 +49,19 @@ pub fn at_least(settings: &Settings, framework: Dialect, config: &Path, version:
 
 /// Every declaration of `framework`'s version that applies to `config`: the manifest's, then the files', nearest folder first.
 pub fn declarations(settings: &Settings, framework: Dialect, config: &Path) -> Vec<Declared> {
+    declarations_of(settings, framework.name(), framework.distributions(), config)
+}
+
+/// `declarations` by `[frameworks]` key and distribution names.
+pub fn declarations_of(settings: &Settings, name: &str, distributions: &[&str], config: &Path) -> Vec<Declared> {
     let mut found = Vec::new();
-    if let Some(version) = settings.manifest.frameworks.get(framework.name())
+    if let Some(version) = settings.manifest.frameworks.get(name)
         && let Ok(parsed) = version.parse::<Version>()
     {
         let manifest = settings.manifest_path.as_deref().and_then(Path::file_name).map_or("the manifest".to_owned(), |n| n.to_string_lossy().into_owned());
-        found.push(Declared { range: VersionRange::exact(parsed), source: format!("{manifest} `[frameworks] {} = \"{version}\"`", framework.name()) });
+        found.push(Declared { range: VersionRange::exact(parsed), source: format!("{manifest} `[frameworks] {name} = \"{version}\"`") });
     }
-    if framework.distributions().is_empty() {
+    if distributions.is_empty() {
         return found;
     }
     let loader = &settings.loader;
@@ -63,8 +74,8 @@ pub fn declarations(settings: &Settings, framework: Dialect, config: &Path) -> V
         if !loader.is_inside_project(dir) {
             break;
         }
-        let key = dir.join(framework.name());
-        let here = loader.memo("framework-versions", &key, || in_folder(settings, framework, dir));
+        let key = dir.join(name);
+        let here = loader.memo("framework-versions", &key, || in_folder(settings, distributions, dir));
         found.extend(here.iter().cloned());
         let is_root = root.as_deref() == Some(dir) || loader.is_dir(&dir.join(".git")) || loader.is_file(&dir.join(".git"));
         if is_root {
@@ -75,9 +86,8 @@ pub fn declarations(settings: &Settings, framework: Dialect, config: &Path) -> V
 }
 
 /// The declarations of one folder's files, in the order of the module doc.
-fn in_folder(settings: &Settings, framework: Dialect, dir: &Path) -> Vec<Declared> {
+fn in_folder(settings: &Settings, names: &[&str], dir: &Path) -> Vec<Declared> {
     let loader = &settings.loader;
-    let names = framework.distributions();
     let read = |name: &str| -> Option<(PathBuf, String)> {
         let path = dir.join(name);
         if !loader.is_file(&path) {

@@ -53,6 +53,7 @@ register_rules! {
     "BAT007" => batch::batch_underspecified::BatchUnderspecified,
     "BAT008" => batch::global_batch_floored::GlobalBatchFloored,
     "BAT009" => batch::devices_launch_mismatch::DevicesLaunchMismatch,
+    "BAT010" => batch::generations_indivisible::GenerationsIndivisible,
     "CUR001" => curriculum::stage_key_not_in_base::StageKeyNotInBase,
     "ENV001" => env::invalid_allocator_config::InvalidAllocatorConfig,
     "ENV002" => env::ineffective_allocator_option::IneffectiveAllocatorOption,

@@ -231,9 +231,27 @@ fn bindings_schema(_generator: &mut schemars::SchemaGenerator) -> schemars::Sche
     let properties: serde_json::Map<String, serde_json::Value> = Role::ALL
         .iter()
         .map(|role| {
-            let (path, description) = found.get(role.name()).cloned().unwrap_or_default();
-            let text = format!("The dotted key path of `{role}` in your configs. {description} (In trainlint's native format: `{path}`.)");
-            (role.name().to_owned(), serde_json::json!({"type": "string", "description": text, "examples": [path]}))
+            let (text, example) = match found.get(role.name()).cloned() {
+                Some((path, description)) => {
+                    (format!("The dotted key path of `{role}` in your configs. {description} (In trainlint's native format: `{path}`.)"), path)
+                }
+                // A role no native field carries (an online-RL trainer's): the key of the framework that has it.
+                None => {
+                    let key = match role {
+                        Role::Generations => "num_generations",
+                        Role::GenerationSteps => "steps_per_generation",
+                        Role::GenerationBatch => "generation_batch_size",
+                        _ => role.name(),
+                    };
+                    (
+                        format!(
+                            "The dotted key path of `{role}` in your configs (TRL's GRPOConfig calls it `{key}`; trainlint's native format has no such field)."
+                        ),
+                        key.to_owned(),
+                    )
+                }
+            };
+            (role.name().to_owned(), serde_json::json!({"type": "string", "description": text, "examples": [example]}))
         })
         .collect();
     schemars::json_schema!({"type": "object", "additionalProperties": false, "properties": properties})

@@ -71,10 +71,16 @@ pub enum Role {
     OftBlockSize,
     // The rank GaLore and APOLLO project gradients to.
     OptimizerRank,
+    // Completions generated per prompt by an online RL trainer (TRL GRPO's `num_generations`).
+    Generations,
+    // Optimizer steps one generation batch is split over (TRL GRPO's `steps_per_generation`).
+    GenerationSteps,
+    // Completions generated per batch, when stated (TRL GRPO's `generation_batch_size`).
+    GenerationBatch,
 }
 
 impl Role {
-    pub const ALL: [Role; 42] = [
+    pub const ALL: [Role; 45] = [
         Role::MicroBatch,
         Role::Accumulation,
         Role::GlobalBatch,
@@ -117,6 +123,9 @@ impl Role {
         Role::TieEmbeddings,
         Role::OftBlockSize,
         Role::OptimizerRank,
+        Role::Generations,
+        Role::GenerationSteps,
+        Role::GenerationBatch,
     ];
 
     pub fn name(self) -> &'static str {
@@ -163,6 +172,9 @@ impl Role {
             Role::TieEmbeddings => "tie_embeddings",
             Role::OftBlockSize => "oft_block_size",
             Role::OptimizerRank => "optimizer_rank",
+            Role::Generations => "generations",
+            Role::GenerationSteps => "generation_steps",
+            Role::GenerationBatch => "generation_batch",
         }
     }
 

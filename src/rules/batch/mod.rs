@@ -6,6 +6,7 @@ pub mod batch_underspecified;
 pub mod devices_launch_mismatch;
 pub mod effective_batch_changed_since_baseline;
 pub mod effective_batch_mismatch;
+pub mod generations_indivisible;
 pub mod global_batch_floored;
 pub mod global_batch_mismatch;
 pub mod stage_effective_batch_changed;
@@ -21,7 +22,7 @@ use crate::source::{SourceFile, Span};
 use std::sync::Arc;
 
 /// Runs the batch rules that concern one resolved config (a file, the base or one stage).
-pub fn check(checker: &mut Checker, resolved: &ResolvedConfig) {
+pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &crate::settings::Settings) {
     let batch = &resolved.batch;
     // Degrees that do not divide the GPUs leave no data-parallel world: PAR001 says so, not BAT006.
     let degrees_misfit = crate::rules::parallel::parallel_degrees_mismatch::check(checker, resolved);
@@ -70,6 +71,11 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig) {
         None => {}
     }
     if let Some(diagnostic) = devices_launch_mismatch::check(resolved) {
+        checker.report(diagnostic);
+    }
+    if batch.problem.is_none()
+        && let Some(diagnostic) = generations_indivisible::check(resolved, settings)
+    {
         checker.report(diagnostic);
     }
     if batch.problem.is_some() || degrees_misfit {
