@@ -420,3 +420,26 @@ fn a_single_file_checked_under_a_manifest_finds_its_launch_above_it() {
     let shown = show(&dir, "configs/ds/zero2/ds.json", &[]);
     assert!(shown.contains("× 8 data-parallel world (world size 8 from train.sh:1"), "{shown}");
 }
+
+/// Megatron-DeepSpeed's examples write their DeepSpeed config from a heredoc
+/// (`cat <<EOT > $DS_CONFIG`, values from the script's variables) and pass it on the launch
+/// line: that text, expanded as bash expands it, is the run's DeepSpeed config, and each value
+/// points at the script's bytes that wrote it.
+#[test]
+fn a_heredoc_the_script_writes_is_the_config_its_launch_passes() {
+    let script = "#!/bin/bash\nset -ex\n\nDS_CONFIG=ds_config.json\nGLOBAL_BATCH=64\nMICRO_BATCH=4\nZERO_STAGE=2\n\ncat <<EOT > $DS_CONFIG\n{\n  \"train_batch_size\" : $GLOBAL_BATCH,\n  \"train_micro_batch_size_per_gpu\": $MICRO_BATCH,\n  \"zero_optimization\": {\n    \"stage\": $ZERO_STAGE\n  },\n  \"fp16\": {\"enabled\": true}\n}\nEOT\n\nds_args=\"\"\nds_args=\" --deepspeed ${ds_args}\"\nds_args=\" --deepspeed_config=$DS_CONFIG ${ds_args}\"\n\ndeepspeed --num_gpus 4 pretrain_gpt.py \\\n    --num-layers 24 \\\n    --micro-batch-size 4 \\\n    $ds_args \\\n    --exit-interval 5000\n";
+    let dir = repo("heredoc-config", &[("examples/run_deepspeed_example.sh", script)]);
+    let file = "examples/run_deepspeed_example.sh";
+    let shown = show(&dir, file, &[]);
+    assert!(shown.contains("dialect: deepspeed (`ds_config.json`, which the script writes at line 9 and the launch line (line 24) passes"), "{shown}");
+    assert!(shown.contains("global_batch  64             examples/run_deepspeed_example.sh:11"), "{shown}");
+    assert!(shown.contains("zero_stage    2              examples/run_deepspeed_example.sh:14"), "{shown}");
+    assert!(shown.contains("64 = 4 micro batch × 4 accumulation × 4 data-parallel world (world size 4 from examples/run_deepspeed_example.sh:24"), "{shown}");
+    // On 3 GPUs DeepSpeed refuses the batch: the finding is on `$GLOBAL_BATCH` in the heredoc.
+    std::fs::write(dir.join(file), script.replace("--num_gpus 4", "--num_gpus 3")).unwrap();
+    let output = common::trainlint_in(&dir, &["check", "--output-format", "concise", file]);
+    assert!(common::stdout(&output).contains("examples/run_deepspeed_example.sh:11:24: BAT003"), "{}", common::stdout(&output));
+    // A quoted delimiter writes the text as it stands: `$GLOBAL_BATCH` is not a number then.
+    std::fs::write(dir.join(file), script.replace("cat <<EOT", "cat <<'EOT'")).unwrap();
+    assert!(!show(&dir, file, &[]).contains("global_batch  64"));
+}

@@ -107,6 +107,82 @@ struct Script {
     commands: Vec<Command>,
     heredocs: Vec<Heredoc>,
     sb: Sbatch,
+    /// Files the script writes from heredocs (`cat <<EOT > $DS_CONFIG`), as they are written.
+    written: Vec<Written>,
+}
+
+/// A file a script writes from a heredoc (`cat <<EOT > $DS_CONFIG`, `cat > ds.json <<EOF`,
+/// `tee F <<EOF`): its name as expanded, the text the file gets (the body expanded as bash
+/// expands an unquoted heredoc; verbatim for a quoted delimiter), and where each piece of that
+/// text is written in the script.
+#[derive(Clone, Debug)]
+pub struct Written {
+    pub target: String,
+    /// 1-based line of the command that writes it.
+    pub line: usize,
+    pub text: String,
+    pieces: Vec<Piece>,
+}
+
+/// A run of `Written::text` and the script bytes it comes from: the same bytes (literal), or the
+/// `$VAR` it expands (an expansion: any offset inside maps to the whole reference).
+#[derive(Clone, Debug)]
+struct Piece {
+    text: Span,
+    script: Span,
+    literal: bool,
+}
+
+impl Written {
+    /// The script offset of an offset in `text` (`end`: the end of a span).
+    fn script_offset(&self, at: usize, end: bool) -> usize {
+        let piece = self.pieces.iter().find(|p| if end { p.text.start < at && at <= p.text.end } else { p.text.start <= at && at < p.text.end });
+        match piece {
+            Some(p) if p.literal => p.script.start + (at - p.text.start),
+            Some(p) => {
+                if end {
+                    p.script.end
+                } else {
+                    p.script.start
+                }
+            }
+            None => self.pieces.last().map_or(0, |p| p.script.end),
+        }
+    }
+
+    /// The file parsed as `format`, its spans moved into the script: a finding on a value points
+    /// at the script's bytes that wrote it (`$GLOBAL_BATCH` in the heredoc).
+    pub fn parse(&self, format: crate::load::Format) -> Option<Node> {
+        let (mut root, _) = crate::load::parse_text(&self.text, format).ok()?;
+        self.remap(&mut root, 0);
+        Some(root)
+    }
+
+    fn remap(&self, node: &mut Node, depth: usize) {
+        if depth > MAX_WORD_NESTING {
+            return;
+        }
+        node.span = self.script_offset(node.span.start, false)..self.script_offset(node.span.end, true);
+        match &mut node.value {
+            Value::Map(entries) => {
+                for entry in entries.iter_mut() {
+                    entry.key_span = self.script_offset(entry.key_span.start, false)..self.script_offset(entry.key_span.end, true);
+                    self.remap(&mut entry.value, depth + 1);
+                }
+            }
+            Value::Seq(items) => {
+                for item in items.iter_mut() {
+                    self.remap(item, depth + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The files a script writes from heredocs.
+pub fn written(text: &str) -> Vec<Written> {
+    read(text).map(|s| s.written).unwrap_or_default()
 }
 
 /// Bounds on what one script may make the reader do.
@@ -775,6 +851,67 @@ fn read_heredoc(reader: &mut Reader, args: &[RawWord], body: Span, quoted: bool,
     reader.vars.insert(name.clone(), var);
 }
 
+/// Most heredoc-written files one script records.
+const MAX_WRITTEN: usize = 64;
+
+/// An unquoted heredoc's body as bash expands it: `$V`, `${…}`, `$((…))` (known values; a
+/// value known only at run time is `UNKNOWN`), `$(…)` and backticks unknown, `\$`, `` \` `` and
+/// `\\` escapes, `\<newline>` removed; quotes are literal. Each piece records the script bytes
+/// it comes from (`at`: the body's offset in the script).
+fn expand_heredoc(reader: &mut Reader, body: &str, at: usize) -> (String, Vec<Piece>) {
+    let mut text = String::with_capacity(body.len());
+    let mut pieces: Vec<Piece> = Vec::new();
+    let literal = |text: &mut String, pieces: &mut Vec<Piece>, s: &str, from: usize| {
+        let start = text.len();
+        text.push_str(s);
+        match pieces.last_mut() {
+            Some(last) if last.literal && last.text.end == start && last.script.end == from => {
+                last.text.end = text.len();
+                last.script.end = from + s.len();
+            }
+            _ => pieces.push(Piece { text: start..text.len(), script: from..from + s.len(), literal: true }),
+        }
+    };
+    let bytes = body.as_bytes();
+    let mut i = 0;
+    let mut notes = Vec::new();
+    while i < bytes.len() && text.len() <= MAX_VALUE_BYTES * 4 {
+        match bytes[i] {
+            b'\\' if matches!(bytes.get(i + 1), Some(b'\n')) => i += 2,
+            b'\\' if matches!(bytes.get(i + 1), Some(b'$' | b'`' | b'\\')) => {
+                literal(&mut text, &mut pieces, &body[i + 1..i + 2], at + i + 1);
+                i += 2;
+            }
+            b'$' => {
+                let (expanded, len) = reader.dollar(&body[i..], &mut notes);
+                let len = len.max(1).min(body.len() - i);
+                let value = match expanded {
+                    Expanded::Known(values, _) => values.join(" "),
+                    Expanded::Unknown => UNKNOWN.to_string(),
+                };
+                let start = text.len();
+                text.push_str(&value);
+                pieces.push(Piece { text: start..text.len(), script: at + i..at + i + len, literal: false });
+                i += len;
+            }
+            b'`' => {
+                let close = body[i + 1..].find('`').map_or(body.len(), |n| i + 2 + n);
+                let start = text.len();
+                text.push(UNKNOWN);
+                pieces.push(Piece { text: start..text.len(), script: at + i..at + close, literal: false });
+                i = close;
+            }
+            _ => {
+                let end = body[i..].find(['\\', '$', '`']).map_or(body.len(), |n| i + n.max(1));
+                let end = if body.is_char_boundary(end) { end } else { body.len() };
+                literal(&mut text, &mut pieces, &body[i..end], at + i);
+                i = end;
+            }
+        }
+    }
+    (text, pieces)
+}
+
 /// Most words one brace expansion makes (`{a,b}{c,d}` makes four).
 const MAX_BRACE_WORDS: usize = 64;
 
@@ -921,6 +1058,23 @@ fn read_into(reader: &mut Reader, chunk: &str, offset: usize, depth: usize, scri
         {
             read_heredoc(reader, &words[1..], body, quoted, chunk, offset);
             continue;
+        }
+        if let Some((body, quoted)) = raw.heredoc.clone()
+            && let Some(target) = redirect_target(&raw)
+            && script.written.len() < MAX_WRITTEN
+        {
+            let mut why = Vec::new();
+            let target = reader.expand_string(&target, &mut why);
+            if !target.contains(UNKNOWN)
+                && let Some(text) = chunk.get(body.start.saturating_sub(offset)..body.end.saturating_sub(offset))
+            {
+                let (text, pieces) = if quoted {
+                    (text.to_owned(), vec![Piece { text: 0..text.len(), script: body.clone(), literal: true }])
+                } else {
+                    expand_heredoc(reader, text, body.start)
+                };
+                script.written.push(Written { target, line, text, pieces });
+            }
         }
         let builtin = matches!(first.raw.as_str(), "export" | "local" | "declare" | "typeset" | "readonly");
         let exported = first.raw == "export" || (builtin && words.iter().skip(1).take_while(|w| w.raw.starts_with('-')).any(|w| w.raw.contains('x')));

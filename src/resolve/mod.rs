@@ -191,22 +191,55 @@ fn script(document: &Document, root: &Node, settings: &Settings) -> ResolvedConf
         };
         Own { world: world.map(|(w, what)| (w, format!("{}:{} ({what})", source.display(), l.line))), accelerate: accelerate.map(|(path, _)| path) }
     });
+    let mut root = root.clone();
     let detection = if settings.manifest.shell.is_some() {
         Detection { dialect: crate::dialects::shell::SHELL, reason: crate::dialects::shell::reason(command), declared: false }
     } else {
-        let found = crate::dialects::detect_by_keys(root);
+        // DeepSpeed reads its settings from a JSON file, never from a program's flags: a flag that
+        // shares a DeepSpeed key (diffusers' and accelerate examples' per-device `--train_batch_size`)
+        // is the program's own, not DeepSpeed's global batch.
+        let found = crate::dialects::detect_by_keys(&root).filter(|(dialect, _)| *dialect != crate::dialects::deepspeed::DEEPSPEED);
         let line = launch.as_ref().map_or(String::new(), |l| format!(" (line {})", l.line));
-        match found {
-            Some((dialect, why)) => Detection { dialect, reason: format!("the training flags of the launch line{line}: {why}"), declared: false },
-            None if launch.is_some() || root.get("env").is_some() => {
+        let written = launch.as_ref().filter(|_| found.is_none()).and_then(|l| written_config(source.text(), l));
+        match (found, written) {
+            (Some((dialect, why)), _) => Detection { dialect, reason: format!("the training flags of the launch line{line}: {why}"), declared: false },
+            // The config the launch passes is one the script writes itself (`cat <<EOT > $DS_CONFIG`):
+            // that text is the run's config, its values pointing at the heredoc's lines.
+            (None, Some((mut tree, target, at, dialect, why))) => {
+                if let (crate::load::Value::Map(entries), Some(env)) = (&mut tree.value, root.entry("env")) {
+                    entries.push(env.clone());
+                }
+                root = tree;
+                Detection { dialect, reason: format!("`{target}`, which the script writes at line {at} and the launch line{line} passes: {why}"), declared: false }
+            }
+            (None, None) if launch.is_some() || root.get("env").is_some() => {
                 Detection { dialect: crate::dialects::shell::SHELL, reason: format!("a launch script{line}; its flags show no framework"), declared: false }
             }
-            None => {
+            (None, None) => {
                 Detection { dialect: crate::dialects::unknown::UNKNOWN, reason: "a shell script that launches no training program".into(), declared: false }
             }
         }
     };
-    launched(vec![Arc::clone(source)], root.clone(), detection, settings, None, false, own)
+    launched(vec![Arc::clone(source)], root, detection, settings, None, false, own)
+}
+
+/// The config a launch line passes that the script writes before it from a heredoc, parsed (its
+/// spans in the script), with the file's name, the writing command's line and its dialect.
+fn written_config(text: &str, launch: &crate::load::shell::Launch) -> Option<(Node, String, usize, Dialect, String)> {
+    let files = crate::load::shell::written(text);
+    launch.configs.iter().find_map(|name| {
+        let name = name.trim_start_matches("./");
+        let written = files.iter().rev().find(|w| w.target.trim_start_matches("./") == name && w.line < launch.line)?;
+        let format = match crate::load::Format::from_path(std::path::Path::new(name)) {
+            Some(crate::load::Format::Shell) => return None,
+            Some(format) => format,
+            None if written.text.trim_start().starts_with('{') => crate::load::Format::Json,
+            None => crate::load::Format::Yaml,
+        };
+        let tree = written.parse(format)?;
+        let (dialect, why) = crate::dialects::detect_by_keys(&tree)?;
+        Some((tree, written.target.clone(), written.line, dialect, why))
+    })
 }
 
 /// What a launch script's own launch line gives the run it is: the world, and the accelerate
