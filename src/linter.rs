@@ -49,6 +49,11 @@ pub enum Skip {
     MultiDocument,
     /// Nothing in it.
     Empty,
+    /// Over the size limit: a tokenizer, a dataset, golden values — training configs are small.
+    TooLarge,
+    /// A template whose values are placeholders a script fills in (`"train_batch_size":
+    /// CONFIG_BATCH_SIZE`, `{{ batch }}`), so it does not parse as it stands.
+    Template,
 }
 
 impl Skip {
@@ -57,6 +62,8 @@ impl Skip {
             Skip::NotTrainingConfig => "not recognised as a training config",
             Skip::MultiDocument => "multi-document YAML with no training config in it",
             Skip::Empty => "empty",
+            Skip::TooLarge => "over 1 MiB (a tokenizer or a dataset, not a training config)",
+            Skip::Template => "templates whose placeholders a script fills in",
         }
     }
 }
@@ -105,6 +112,17 @@ pub fn lint_document_as(document: Document, settings: &Settings, explicit: bool)
         && resolve::hydra::primary_config_of_group_option(&settings.loader, document.source.path()).is_none()
     {
         return skipped(document, Skip::Empty);
+    }
+    if !explicit && matches!(document.root, Err(LoadError::TooLarge { .. })) && !(document.format == Format::Shell && settings.manifest.shell.is_some()) {
+        // Found by walking: a file over the limit is data, not a config (named, or a script the
+        // manifest's `[shell]` declares a training config, it is SCH001).
+        return skipped(document, Skip::TooLarge);
+    }
+    if !explicit
+        && let Err(LoadError::Syntax { span, .. }) = &document.root
+        && is_placeholder(document.source.text(), span.start)
+    {
+        return skipped(document, Skip::Template);
     }
     if !explicit && document.format == Format::Shell && document.root.is_err() && settings.manifest.shell.is_none() {
         // A script found by walking that the static reader cannot split into commands (or over
@@ -242,6 +260,23 @@ fn multi_document_has_config(document: &Document, settings: &Settings) -> bool {
         }
     }
     false
+}
+
+/// Whether a syntax error at `at` is a template's placeholder where a value belongs: an
+/// upper-case identifier (`CONFIG_BATCH_SIZE`, Megatron-DeepSpeed's `sed` templates), a shell
+/// variable (`$GLOBAL_BATCH`, `${MBS}`) or a Jinja/Mustache field (`{{ batch }}`), at the error
+/// or right after the `:` before it.
+fn is_placeholder(text: &str, at: usize) -> bool {
+    let Some(line_start) = text.get(..at.min(text.len())).map(|t| t.rfind('\n').map_or(0, |n| n + 1)) else { return false };
+    let line_end = text[line_start..].find('\n').map_or(text.len(), |n| line_start + n);
+    let line = &text[line_start..line_end];
+    // The value after the line's key: `"key": VALUE,` / `key: VALUE`.
+    let value = line.split_once(':').map_or(line, |(_, v)| v).trim().trim_end_matches(',').trim();
+    let upper = !value.is_empty()
+        && value.len() >= 3
+        && value.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && value.starts_with(|c: char| c.is_ascii_uppercase());
+    upper || value.starts_with('$') || value.starts_with("{{") || value.starts_with("\"{{")
 }
 
 /// The batch family also reports SCH002 for a batch value that is out of range on

@@ -1,7 +1,8 @@
 //! Every file of `../shared/corpus` (826 real configs from 10 repositories)
-//! goes through the whole `check` pipeline without a panic; only the five
-//! DeepSpeedExamples `*_TEMPLATE.json` files (unquoted placeholders, not
-//! JSON) are unreadable; the findings per rule are printed and pinned.
+//! goes through the whole `check` pipeline without a panic; the five
+//! DeepSpeedExamples `*_TEMPLATE.json` files (unquoted placeholders a script
+//! fills in, not JSON) are skipped as templates, not errors; the findings per
+//! rule are printed and pinned.
 
 mod common;
 
@@ -22,7 +23,13 @@ fn corpus_checks_without_false_alarms() {
     // `.runpod/` are not walked; 15 are walked but not recognised as training configs.
     let checked = files.iter().filter(|f| !matches!(f.status, trainlint::linter::FileStatus::Skipped(_))).count();
     let skipped: Vec<&str> = files.iter().filter(|f| matches!(f.status, trainlint::linter::FileStatus::Skipped(_))).map(|f| f.display.as_str()).collect();
-    assert_eq!((checked, skipped.len(), files.len()), (792, 15, 807), "{skipped:#?}");
+    assert_eq!((checked, skipped.len(), files.len()), (787, 20, 807), "{skipped:#?}");
+    let templates: Vec<&str> = files
+        .iter()
+        .filter(|f| matches!(f.status, trainlint::linter::FileStatus::Skipped(trainlint::linter::Skip::Template)))
+        .map(|f| f.display.as_str())
+        .collect();
+    assert!(templates.len() == 5 && templates.iter().all(|p| p.ends_with("_TEMPLATE.json")), "{templates:#?}");
     let files = checked;
     let mut per_rule: BTreeMap<&str, usize> = BTreeMap::new();
     for d in &diagnostics {
@@ -30,8 +37,7 @@ fn corpus_checks_without_false_alarms() {
     }
     println!("corpus: {files} files; findings per rule: {per_rule:?}");
     let invalid: Vec<&str> = diagnostics.iter().filter(|d| d.rule.code == "SCH001").map(|d| d.file.display()).collect();
-    assert_eq!(invalid.len(), 5, "{invalid:#?}");
-    assert!(invalid.iter().all(|p| p.ends_with("_TEMPLATE.json")), "{invalid:#?}");
+    assert!(invalid.is_empty(), "{invalid:#?}");
     // Real duplicate keys, which OmegaConf refuses (SOURCES.md warns of them):
     // accelerate's sagemaker test config (`debug`) and two naics-embedder stage
     // files (`positive_level`, the stage's filter set twice).

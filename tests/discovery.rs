@@ -283,3 +283,40 @@ fn a_missing_hydra_config_named_by_several_files_is_one_error() {
     let labelled: Vec<&str> = found[0]["labels"].as_array().unwrap().iter().map(|l| l["file"].as_str().unwrap()).collect();
     assert_eq!(labelled, ["conf/b.yaml", "conf/c.yaml"]);
 }
+
+/// Issue 25: a repository root gives no false error. Found by walking, a JSON over 1 MiB (OLMo's
+/// tokenizers, LLaMA-Factory's `data/dpo_en_demo.json`) is data, and a template whose values
+/// are placeholders (Megatron-DeepSpeed's `ds_config_gpt_TEMPLATE.json`, filled by `sed`) does
+/// not parse until a script fills it: both are skipped with the reason. A config that is broken
+/// (a doubled comma) is still SCH001, and a large file named explicitly is checked.
+#[test]
+fn large_data_files_and_placeholder_templates_are_not_errors_at_a_root() {
+    let dir = repository("discovery-root-data");
+    let tokenizer = format!(
+        "{{\"version\": \"1.0\", \"model\": {{\"vocab\": {{{}}}}}}}\n",
+        (0..120_000).map(|i| format!("\"tok{i}\": {i}")).collect::<Vec<_>>().join(", ")
+    );
+    assert!(tokenizer.len() > 1 << 20);
+    write(&dir, "olmo_data/tokenizers/allenai_dolma2.json", &tokenizer);
+    write(
+        &dir,
+        "examples/ds_config_gpt_TEMPLATE.json",
+        "{\n  \"train_batch_size\" : CONFIG_BATCH_SIZE,\n  \"train_micro_batch_size_per_gpu\": CONFIG_MBSIZE,\n  \"zero_optimization\": {\"stage\": ZERO_STAGE}\n}\n",
+    );
+    write(&dir, "examples/ds_broken.json", "{\n  \"train_batch_size\": 64,,\n  \"train_micro_batch_size_per_gpu\": 4\n}\n");
+    let (code, value) = json(&dir, &["check", "--output-format", "json", "."]);
+    let errors: Vec<(String, String)> = value["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["severity"] == "error")
+        .map(|d| (d["code"].as_str().unwrap().to_owned(), d["file"].as_str().unwrap().to_owned()))
+        .collect();
+    assert_eq!(errors, vec![("SCH001".to_owned(), "examples/ds_broken.json".to_owned())], "exit {code}");
+    let output = common::trainlint_in(&dir, &["check", "--show-files", "."]);
+    let listed = common::stdout(&output);
+    assert!(listed.contains("allenai_dolma2.json") && listed.contains("skipped: over 1 MiB"), "{listed}");
+    assert!(listed.contains("ds_config_gpt_TEMPLATE.json") && listed.contains("skipped: templates whose placeholders a script fills in"), "{listed}");
+    let (code, value) = json(&dir, &["check", "--output-format", "json", "olmo_data/tokenizers/allenai_dolma2.json"]);
+    assert_eq!((code, value["diagnostics"][0]["code"].as_str()), (1, Some("SCH001")), "named, it is checked");
+}
