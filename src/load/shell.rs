@@ -1184,6 +1184,20 @@ fn read_into(reader: &mut Reader, chunk: &str, offset: usize, depth: usize, scri
             read_into(reader, &inner, body.span.start + quote, depth + 1, script)?;
             continue;
         }
+        // `eval "$cmd"` / `eval $CMD …`: the words, expanded and joined, are a command line read in
+        // place (a command assembled in a variable, then run). When the argument is one variable
+        // holding its text verbatim, the values point at that assignment.
+        if depth < MAX_NESTING && program[0].raw == "eval" && program.len() > 1 {
+            let words: Vec<String> = program[1..].iter().map(|w| reader.expand_string(&w.raw, &mut notes)).collect();
+            let inner = words.join(" ");
+            if !inner.contains(UNKNOWN) {
+                let bare = program[1].raw.trim_matches('"');
+                let name = bare.strip_prefix("${").and_then(|b| b.strip_suffix('}')).or_else(|| bare.strip_prefix('$')).unwrap_or("");
+                let verbatim = reader.vars.get(name).filter(|_| program.len() == 2).and_then(|v| v.at.filter(|_| v.fields.as_ref().is_some_and(|f| f.len() == 1 && f[0] == inner)));
+                read_into(reader, &inner, verbatim.unwrap_or(program[1].span.start), depth + 1, script)?;
+                continue;
+            }
+        }
         let mut expanded = Vec::new();
         for word in program {
             let mut fields = reader.expand(&word.raw, true, &mut notes);
@@ -1283,8 +1297,9 @@ pub fn parse(text: &str, command: Option<&str>) -> Result<Node, LoadError> {
 /// The training flags of the launch on `line` (as `parse` reads the chosen one).
 pub fn flags_of_launch(text: &str, line: usize) -> Option<Node> {
     let script = read(text).ok()?;
-    let c = script.commands.iter().find(|c| c.line == line)?;
-    let (_, at) = launch_of(c, &script.sb)?;
+    // The launch on that line (an assignment on the same line is not it: `eval "$cmd"` reads a
+    // command whose words lie in the assignment's line).
+    let (c, at) = script.commands.iter().filter(|c| c.line == line).find_map(|c| launch_of(c, &script.sb).map(|(_, at)| (c, at)))?;
     let mut entries = Vec::new();
     flags_into(&c.words[at..], &mut entries);
     Some(Node::new(Value::Map(entries), 0..text.len()))
@@ -2161,6 +2176,22 @@ mod tests {
         let first = quoted.replace("-d '' ", "");
         let root = flags_of_launch(&first, one(&first).line);
         assert!(root.as_ref().is_none_or(|r| r.get("max_len").is_none()), "{root:?}");
+    }
+
+    #[test]
+    fn eval_reads_the_command_a_variable_holds() {
+        // FastChat-style: the command is assembled in a string, then `eval`'d.
+        let text = "NPROC=4\nrun_cmd=\"torchrun --nproc_per_node $NPROC train.py --config cfg.yaml --per_device_train_batch_size 2\"\necho $run_cmd\neval \"$run_cmd\"\n";
+        let l = one(text);
+        assert_eq!((l.world, l.configs.clone(), l.flags), (Some(4), vec!["cfg.yaml".to_owned()], true), "{l:?}");
+        // The value is the variable's text verbatim only when nothing was expanded: here `$NPROC` was,
+        // so the flags point at the `eval` word; a literal command points into its assignment.
+        let literal = "run_cmd=\"torchrun --nproc_per_node 4 train.py --per_device_train_batch_size 2\"\neval \"$run_cmd\"\n";
+        let root = flags_of_launch(literal, one(literal).line).unwrap();
+        let span = root.get("per_device_train_batch_size").unwrap().span.clone();
+        assert_eq!(&literal[span], "2", "inside the assignment");
+        // An eval of something known only at run time is not read.
+        assert!(launches("eval \"$(build_cmd)\"\n").is_empty());
     }
 
     #[test]
