@@ -1193,7 +1193,11 @@ fn read_into(reader: &mut Reader, chunk: &str, offset: usize, depth: usize, scri
             if !inner.contains(UNKNOWN) {
                 let bare = program[1].raw.trim_matches('"');
                 let name = bare.strip_prefix("${").and_then(|b| b.strip_suffix('}')).or_else(|| bare.strip_prefix('$')).unwrap_or("");
-                let verbatim = reader.vars.get(name).filter(|_| program.len() == 2).and_then(|v| v.at.filter(|_| v.fields.as_ref().is_some_and(|f| f.len() == 1 && f[0] == inner)));
+                let verbatim = reader
+                    .vars
+                    .get(name)
+                    .filter(|_| program.len() == 2)
+                    .and_then(|v| v.at.filter(|_| v.fields.as_ref().is_some_and(|f| f.len() == 1 && f[0] == inner)));
                 read_into(reader, &inner, verbatim.unwrap_or(program[1].span.start), depth + 1, script)?;
                 continue;
             }

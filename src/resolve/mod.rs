@@ -210,7 +210,11 @@ fn script(document: &Document, root: &Node, settings: &Settings) -> ResolvedConf
                     entries.push(env.clone());
                 }
                 root = tree;
-                Detection { dialect, reason: format!("`{target}`, which the script writes at line {at} and the launch line{line} passes: {why}"), declared: false }
+                Detection {
+                    dialect,
+                    reason: format!("`{target}`, which the script writes at line {at} and the launch line{line} passes: {why}"),
+                    declared: false,
+                }
             }
             (None, None) if launch.is_some() || root.get("env").is_some() => {
                 Detection { dialect: crate::dialects::shell::SHELL, reason: format!("a launch script{line}; its flags show no framework"), declared: false }
