@@ -10,6 +10,7 @@ use crate::schema::{GpuTarget, Manifest};
 use globset::Glob;
 use miette::NamedSource;
 use serde::Deserialize;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Default for `safety-margin`: seed 004's optimizer uses 0.85 of capacity and
@@ -86,7 +87,9 @@ pub struct Overrides {
 
 impl Settings {
     /// Finds and reads the manifest for `paths`, then applies `overrides`.
+    /// Starts a run: `nearest_manifest`'s answers of an earlier run are dropped.
     pub fn discover(paths: &[PathBuf], overrides: &Overrides) -> Result<Settings, FatalError> {
+        manifests().clear();
         let found = match &overrides.config {
             Some(path) => Some(read_manifest(path, ManifestKind::from_path(path))?),
             None => find_manifest(paths)?,
@@ -364,21 +367,53 @@ fn find_manifest(paths: &[PathBuf]) -> Result<Option<(Manifest, PathBuf, String)
 /// The manifest that governs files in `dir`: the nearest `trainlint.toml`, or
 /// `pyproject.toml` with a `[tool.trainlint]` table, in `dir` or above (as ruff
 /// finds the nearest configuration for each file).
+///
+/// Answers are kept per folder for the run (`MANIFESTS`, emptied by each
+/// `Settings::discover`): every folder walked on the way up is answered
+/// once, so the files of sibling folders do not look for the same missing
+/// `trainlint.toml` and re-read the same `pyproject.toml` above them.
 pub fn nearest_manifest(dir: &Path) -> Option<PathBuf> {
     let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let mut walked: Vec<&Path> = Vec::new();
+    let mut found = None;
     let mut current = Some(absolute.as_path());
     while let Some(dir) = current {
-        let candidate = dir.join("trainlint.toml");
-        if candidate.is_file() {
-            return Some(candidate);
+        if let Some(known) = manifests().get(dir) {
+            found = known.clone();
+            break;
         }
-        let pyproject = dir.join("pyproject.toml");
-        if pyproject.is_file() && std::fs::read_to_string(&pyproject).is_ok_and(|text| text.contains("[tool.trainlint")) {
-            return Some(pyproject);
+        walked.push(dir);
+        if let Some(manifest) = manifest_in(dir) {
+            found = Some(manifest);
+            break;
         }
         current = dir.parent();
     }
+    let mut cache = manifests();
+    for dir in walked {
+        cache.insert(dir.to_path_buf(), found.clone());
+    }
+    found
+}
+
+/// The manifest in `dir` itself, if any (`trainlint.toml` first).
+fn manifest_in(dir: &Path) -> Option<PathBuf> {
+    let candidate = dir.join("trainlint.toml");
+    if candidate.is_file() {
+        return Some(candidate);
+    }
+    let pyproject = dir.join("pyproject.toml");
+    if pyproject.is_file() && std::fs::read_to_string(&pyproject).is_ok_and(|text| text.contains("[tool.trainlint")) {
+        return Some(pyproject);
+    }
     None
+}
+
+/// `nearest_manifest`'s answers for the run, by absolute folder.
+static MANIFESTS: std::sync::LazyLock<std::sync::Mutex<HashMap<PathBuf, Option<PathBuf>>>> = std::sync::LazyLock::new(Default::default);
+
+fn manifests() -> std::sync::MutexGuard<'static, HashMap<PathBuf, Option<PathBuf>>> {
+    MANIFESTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 #[derive(Deserialize)]

@@ -1,33 +1,246 @@
 //! "Did you mean": the nearest known name to an unknown one (unknown keys,
 //! rule selectors, GPU ids).
+//!
+//! Names are compared normalised: ASCII lowercase, without `-` and `_`
+//! (`micro-Batch` and `micro_batch` are the same name). The comparisons
+//! allocate nothing per known name: the unknown name is normalised once, each
+//! known name into one reused buffer, and the edit distance uses one reused
+//! row. The framework dialects' static key sets are normalised once per run
+//! (`NormalizedKeys::of`).
+
+use std::collections::HashMap;
+use std::sync::Mutex;
 
 /// The closest known key, when it is close enough to be a typo.
+///
+/// The first known key equal to `unknown` once normalised wins; otherwise the
+/// first of the nearest within a third of `unknown`'s length (at least one edit).
 pub fn suggest<'k>(unknown: &str, known: &'k [String]) -> Option<&'k str> {
-    let normalized = |s: &str| s.to_ascii_lowercase().replace(['-', '_'], "");
-    let target = normalized(unknown);
-    if let Some(same) = known.iter().find(|k| normalized(k) == target) {
-        return Some(same);
-    }
+    let mut scratch = Scratch::default();
+    let target: Vec<char> = normalized_chars(unknown).collect();
     let threshold = (unknown.chars().count() / 3).max(1);
-    known.iter().map(|k| (levenshtein(&target, &normalized(k)), k)).filter(|(d, _)| *d <= threshold).min_by_key(|(d, _)| *d).map(|(_, k)| k.as_str())
+    let mut best: Option<(usize, &'k str)> = None;
+    for k in known {
+        scratch.name.clear();
+        scratch.name.extend(normalized_chars(k));
+        // Equal once normalised (distance 0): the first such key, as before.
+        if scratch.name == target {
+            return Some(k);
+        }
+        // The distance is at least the difference in length: past the threshold, no need to compute it.
+        if target.len().abs_diff(scratch.name.len()) > threshold {
+            continue;
+        }
+        let bound = best.map_or(threshold, |(d, _)| d.saturating_sub(1)).min(threshold);
+        let d = bounded_levenshtein(&target, &scratch.name, bound, &mut scratch.row);
+        // `<`: the first of equally near keys wins (`min_by_key`'s rule).
+        if d <= bound && best.is_none_or(|(b, _)| d < b) {
+            best = Some((d, k.as_str()));
+        }
+    }
+    best.map(|(_, k)| k)
 }
 
 /// Edit distance, for the dialect key checks.
 pub fn levenshtein_public(a: &str, b: &str) -> usize {
-    levenshtein(a, b)
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    bounded_levenshtein(&a, &b, usize::MAX, &mut Vec::new())
 }
 
-fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
+/// A name as the comparisons see it: ASCII lowercase, `-` and `_` dropped.
+fn normalized_chars(s: &str) -> impl Iterator<Item = char> + '_ {
+    s.chars().filter(|c| !matches!(c, '-' | '_')).map(|c| c.to_ascii_lowercase())
+}
+
+/// Buffers reused across comparisons.
+#[derive(Default)]
+struct Scratch {
+    name: Vec<char>,
+    row: Vec<usize>,
+}
+
+/// The edit distance of `a` and `b` when it is at most `bound`; some value
+/// over `bound` otherwise (the computation stops once every cell of a row
+/// exceeds it: a row's minimum never decreases further down). `row` is scratch.
+fn bounded_levenshtein(a: &[char], b: &[char], bound: usize, row: &mut Vec<usize>) -> usize {
+    row.clear();
+    row.extend(0..=b.len());
+    for (i, &ca) in a.iter().enumerate() {
         let mut previous = row[0];
         row[0] = i + 1;
+        let mut row_min = row[0];
         for (j, &cb) in b.iter().enumerate() {
             let substitution = previous + usize::from(ca != cb);
             previous = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
+            let cell = substitution.min(row[j] + 1).min(previous + 1);
+            row[j + 1] = cell;
+            row_min = row_min.min(cell);
+        }
+        if row_min > bound {
+            return row_min;
         }
     }
     row[b.len()]
+}
+
+/// A static set of known keys, normalised once: the keys a framework dialect
+/// knows (`KnownKeys::keys`), for SCH003's near-miss search.
+pub struct NormalizedKeys {
+    keys: Vec<Vec<char>>,
+}
+
+/// Normalised key sets by the address and length of their static slice (a
+/// `'static` slice is never freed, so an address always names the same keys).
+static NORMALIZED: Mutex<Option<HashMap<(usize, usize), &'static NormalizedKeys>>> = Mutex::new(None);
+
+impl NormalizedKeys {
+    /// The normalised form of `keys`, built on first use and kept for the run.
+    pub fn of(keys: &'static [&'static str]) -> &'static NormalizedKeys {
+        let slot = (keys.as_ptr() as usize, keys.len());
+        let mut cache = NORMALIZED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        cache.get_or_insert_with(HashMap::new).entry(slot).or_insert_with(|| {
+            // One per distinct key set (a handful of dialect tables): kept for the process.
+            Box::leak(Box::new(NormalizedKeys { keys: keys.iter().map(|k| normalized_chars(k).collect()).collect() }))
+        })
+    }
+
+    /// Whether `key` is within `max_edits` edits of one of the keys (both normalised).
+    pub fn any_within(&self, key: &str, max_edits: usize, scratch: &mut KeyScratch) -> bool {
+        scratch.key.clear();
+        scratch.key.extend(normalized_chars(key));
+        let key = &scratch.key;
+        self.keys.iter().any(|k| {
+            // Two names whose lengths differ by more than `max_edits` are further apart:
+            // skip the distance (most keys of a config are far from all known ones).
+            key.len().abs_diff(k.len()) <= max_edits && (key == k || bounded_levenshtein(key, k, max_edits, &mut scratch.row) <= max_edits)
+        })
+    }
+}
+
+/// Buffers reused by `NormalizedKeys::any_within` across the keys of a mapping.
+#[derive(Default)]
+pub struct KeyScratch {
+    key: Vec<char>,
+    row: Vec<usize>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The implementation before the buffers and bounds: the reference.
+    fn reference_suggest<'k>(unknown: &str, known: &'k [String]) -> Option<&'k str> {
+        let normalized = |s: &str| s.to_ascii_lowercase().replace(['-', '_'], "");
+        let target = normalized(unknown);
+        if let Some(same) = known.iter().find(|k| normalized(k) == target) {
+            return Some(same);
+        }
+        let threshold = (unknown.chars().count() / 3).max(1);
+        known.iter().map(|k| (levenshtein_public(&target, &normalized(k)), k)).filter(|(d, _)| *d <= threshold).min_by_key(|(d, _)| *d).map(|(_, k)| k.as_str())
+    }
+
+    fn reference_levenshtein(a: &str, b: &str) -> usize {
+        let b: Vec<char> = b.chars().collect();
+        let mut row: Vec<usize> = (0..=b.len()).collect();
+        for (i, ca) in a.chars().enumerate() {
+            let mut previous = row[0];
+            row[0] = i + 1;
+            for (j, &cb) in b.iter().enumerate() {
+                let substitution = previous + usize::from(ca != cb);
+                previous = row[j + 1];
+                row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
+            }
+        }
+        row[b.len()]
+    }
+
+    const WORDS: &[&str] = &[
+        "",
+        "a",
+        "ab",
+        "ba",
+        "abc",
+        "micro_batch",
+        "micro-Batch",
+        "microbatch",
+        "micro_bach",
+        "macro_batch",
+        "accumulation",
+        "accumulaton",
+        "global_batch",
+        "effective_batch",
+        "learning_rate",
+        "lr",
+        "LR",
+        "train_batch_size",
+        "train_micro_batch_size_per_gpu",
+        "gradient_accumulation_steps",
+        "gradient_accumulation_step",
+        "per_device_train_batch_size",
+        "per_device_eval_batch_size",
+        "größe",
+        "grösse",
+        "_comment",
+        "__",
+        "batch_size",
+        "batchsize",
+        "batch",
+        "batches",
+        "bs",
+    ];
+
+    #[test]
+    fn distances_match_the_reference() {
+        let mut row = Vec::new();
+        for a in WORDS {
+            for b in WORDS {
+                let exact = reference_levenshtein(a, b);
+                assert_eq!(levenshtein_public(a, b), exact, "{a} / {b}");
+                let (ac, bc): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+                for bound in 0..4 {
+                    let d = bounded_levenshtein(&ac, &bc, bound, &mut row);
+                    assert_eq!(d <= bound, exact <= bound, "{a} / {b} within {bound}");
+                    if exact <= bound {
+                        assert_eq!(d, exact, "{a} / {b} within {bound}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn suggestions_match_the_reference() {
+        // Every ordered subset of a few sizes, so ties and first-wins orders are covered.
+        let owned: Vec<String> = WORDS.iter().map(|s| s.to_string()).collect();
+        for unknown in WORDS {
+            for start in 0..owned.len() {
+                for len in [1, 2, 3, 5, 8, owned.len()] {
+                    let known: Vec<String> = owned.iter().cycle().skip(start).take(len).cloned().collect();
+                    assert_eq!(suggest(unknown, &known), reference_suggest(unknown, &known), "{unknown} in {known:?}");
+                }
+            }
+            let mut reversed = owned.clone();
+            reversed.reverse();
+            assert_eq!(suggest(unknown, &reversed), reference_suggest(unknown, &reversed), "{unknown}");
+        }
+    }
+
+    static KEYS: [&str; 4] = ["micro_batch", "accumulation", "global_batch", "lr"];
+
+    #[test]
+    fn near_misses_match_the_reference() {
+        let normalized = |s: &str| s.to_ascii_lowercase().replace(['-', '_'], "");
+        let keys = NormalizedKeys::of(&KEYS);
+        assert!(std::ptr::eq(keys, NormalizedKeys::of(&KEYS)), "built once per key set");
+        let mut scratch = KeyScratch::default();
+        for word in WORDS {
+            let key = normalized(word);
+            let reference = KEYS.iter().any(|k| {
+                let k = normalized(k);
+                key.chars().count().abs_diff(k.chars().count()) <= 2 && (key == k || reference_levenshtein(&key, &k) <= 2)
+            });
+            assert_eq!(keys.any_within(word, 2, &mut scratch), reference, "{word}");
+        }
+    }
 }

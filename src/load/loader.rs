@@ -144,8 +144,14 @@ impl Loader {
     /// `Err` when `path` is outside the project (see `is_inside_project`). A
     /// path that resolves to nothing passes: its read fails as `NotFound`.
     fn check_inside(&self, path: &Path) -> std::io::Result<()> {
-        if self.roots.is_empty() || self.resolved(path).is_none() || self.is_inside_project(path) {
+        if self.roots.is_empty() {
             return Ok(());
+        }
+        // Resolved once (`is_inside_project` would resolve it again).
+        match self.resolved(path) {
+            None => return Ok(()),
+            Some(canonical) if self.roots.iter().any(|root| canonical.starts_with(root)) => return Ok(()),
+            Some(_) => {}
         }
         let shown = self.canonical(path).unwrap_or_else(|| path.to_path_buf());
         let roots: Vec<String> = self.roots.iter().map(|r| format!("`{}`", r.display())).collect();

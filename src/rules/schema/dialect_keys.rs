@@ -9,7 +9,8 @@
 //! never reported.
 
 use super::unknown_key;
-use crate::load::{Document, Entry, Node};
+use crate::diagnostic::suggest::{KeyScratch, NormalizedKeys};
+use crate::load::{Document, Node};
 use crate::resolve::ResolvedConfig;
 use crate::rules::Checker;
 
@@ -23,40 +24,36 @@ pub fn check(checker: &mut Checker, document: &Document, root: &Node, resolved: 
         return;
     }
     let Some(entries) = mapping.entries() else { return };
-    let names: Vec<String> = known.keys.iter().map(|k| (*k).to_owned()).collect();
+    // The owned names the diagnostic takes, built only when a key is reported.
+    let mut names: Option<Vec<String>> = None;
     for entry in entries {
         if entry.key.starts_with('_') || known.keys.contains(&entry.key.as_str()) || known.reported_elsewhere.contains(&entry.key.as_str()) {
             continue;
         }
-        checker.report(unknown_key::diagnostic(document, &pointer, entry, &names));
+        let names = names.get_or_insert_with(|| owned(known.keys));
+        checker.report(unknown_key::diagnostic(document, &pointer, entry, names));
     }
 }
 
 /// Unknown keys within two edits of a known one (and not themselves known).
-fn near_misses(checker: &mut Checker, document: &Document, root: &Node, pointer: &str, known: &[&str]) {
+fn near_misses(checker: &mut Checker, document: &Document, root: &Node, pointer: &str, known: &'static [&'static str]) {
     let Some(entries) = root.entries() else { return };
+    // The known keys normalised once per key set (they are static per dialect), and
+    // the buffers of the comparisons shared by every key of the mapping.
+    let normalized = NormalizedKeys::of(known);
+    let mut scratch = KeyScratch::default();
+    let mut names: Option<Vec<String>> = None;
     for entry in entries {
         if known.contains(&entry.key.as_str()) || entry.key.starts_with('_') {
             continue;
         }
-        if close(&entry.key, known) {
-            let known_owned: Vec<String> = known.iter().map(|k| (*k).to_owned()).collect();
-            report(checker, document, pointer, entry, &known_owned);
+        if normalized.any_within(&entry.key, 2, &mut scratch) {
+            let names = names.get_or_insert_with(|| owned(known));
+            checker.report(unknown_key::diagnostic(document, pointer, entry, names));
         }
     }
 }
 
-fn close(key: &str, known: &[&str]) -> bool {
-    let normalized = |s: &str| s.to_ascii_lowercase().replace(['-', '_'], "");
-    let key = normalized(key);
-    known.iter().any(|k| {
-        let k = normalized(k);
-        // Two strings whose lengths differ by more than 2 are more than 2 edits
-        // apart: skip the distance (most keys of a config are far from all known ones).
-        key.chars().count().abs_diff(k.chars().count()) <= 2 && (key == k || super::levenshtein_public(&key, &k) <= 2)
-    })
-}
-
-fn report(checker: &mut Checker, document: &Document, pointer: &str, entry: &Entry, known: &[String]) {
-    checker.report(unknown_key::diagnostic(document, pointer, entry, known));
+fn owned(keys: &[&str]) -> Vec<String> {
+    keys.iter().map(|k| (*k).to_owned()).collect()
 }
