@@ -341,26 +341,7 @@ pub fn from_nvidia_smi(text: &str, visible: Option<&str>) -> Result<ProbedGpu, D
     Ok(ProbedGpu { name, memory_mib })
 }
 
-/// The absolute path of an executable `name` on `path`, skipping relative
-/// entries and entries inside `untrusted` (canonicalised, links resolved).
-pub fn find_program(name: &str, path: &std::ffi::OsStr, untrusted: &[std::path::PathBuf]) -> Option<std::path::PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
-    let untrusted: Vec<std::path::PathBuf> = untrusted.iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect();
-    for dir in std::env::split_paths(path) {
-        if !dir.is_absolute() {
-            continue;
-        }
-        let Ok(canonical) = std::fs::canonicalize(&dir) else { continue };
-        if untrusted.iter().any(|u| canonical.starts_with(u)) {
-            continue;
-        }
-        let candidate = canonical.join(name);
-        if std::fs::metadata(&candidate).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0) {
-            return Some(candidate);
-        }
-    }
-    None
-}
+pub use crate::load::programs::find_program;
 
 fn probe_rocm(path: &std::ffi::OsStr, untrusted: &[std::path::PathBuf]) -> Result<ProbedGpu, DetectError> {
     let Some(rocm_smi) = find_program("rocm-smi", path, untrusted) else {

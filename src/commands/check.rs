@@ -223,7 +223,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
     };
     match &args.output_file {
         Some(path) => {
-            std::fs::write(path, report(args.output_format)).map_err(|e| FatalError::Io { path: path.display().to_string(), reason: e.to_string() })?;
+            apply::write_report(path, &report(args.output_format))?;
             super::print(&report(OutputFormat::Full));
         }
         None => super::print(&report(args.output_format)),

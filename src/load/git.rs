@@ -2,21 +2,49 @@
 //!
 //! `git show REV:./path` reads the blob without checking anything out and
 //! without touching the work tree or the index.
+//!
+//! `git` is looked up as `--gpu auto` looks up `nvidia-smi`
+//! (`gpus::find_program`): only absolute `PATH` entries outside the working
+//! directory and the repository, so a `./git` planted in a cloned repository
+//! never runs, even with `.` on `PATH`; it is run by its absolute path.
 
 use super::loader::DirEntry;
 use crate::error::FatalError;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 #[derive(Clone, Debug)]
 pub struct Revision {
     pub name: String,
+    /// The `git` run, by its absolute path (`find_git`).
+    pub git: PathBuf,
+}
+
+/// The `git` to run for the repository around `dir`: on `PATH`, skipping
+/// relative entries and entries inside the working directory, `dir` or the
+/// work tree around it (a program planted in the project never runs).
+pub fn find_git(dir: &Path) -> Option<PathBuf> {
+    find_git_on(&std::env::var_os("PATH").unwrap_or_default(), dir)
+}
+
+/// `find_git` with the search path given.
+pub fn find_git_on(path: &std::ffi::OsStr, dir: &Path) -> Option<PathBuf> {
+    let mut untrusted: Vec<PathBuf> = vec![dir.to_path_buf()];
+    untrusted.extend(std::env::current_dir().ok());
+    untrusted.extend(work_tree_root(dir));
+    super::programs::find_program("git", path, &untrusted)
 }
 
 impl Revision {
     /// Checks that `name` is a commit of the repository around `dir`.
     pub fn verify(name: &str, dir: &Path) -> Result<Revision, FatalError> {
-        let output = Command::new("git")
+        let git = find_git(dir).ok_or_else(|| {
+            FatalError::usage(
+                "--baseline needs git: no `git` found on PATH",
+                Some("relative PATH entries, the working directory and the repository's folders are not searched".to_owned()),
+            )
+        })?;
+        let output = Command::new(&git)
             .arg("-C")
             .arg(dir)
             .args(["rev-parse", "--verify", "--quiet", &format!("{name}^{{commit}}")])
@@ -28,7 +56,7 @@ impl Revision {
                 Some("--baseline takes a revision git understands (HEAD, main, a tag, a commit hash) inside a git repository".to_owned()),
             ));
         }
-        Ok(Revision { name: name.to_owned() })
+        Ok(Revision { name: name.to_owned(), git })
     }
 
     /// The file at this revision, at most `limit` bytes of it (the caller
@@ -37,7 +65,7 @@ impl Revision {
         use std::io::Read;
         let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let name = path.file_name().and_then(|n| n.to_str()).ok_or_else(|| std::io::Error::other("path has no file name"))?;
-        let mut child = Command::new("git")
+        let mut child = Command::new(&self.git)
             .arg("-C")
             .arg(dir)
             .arg("show")
@@ -66,7 +94,7 @@ impl Revision {
             // `git -C` needs the folder in the work tree; one deleted since is not listed.
             return Ok(None);
         }
-        let output = Command::new("git").arg("-C").arg(dir).args(["ls-tree", "-z", &self.name]).output()?;
+        let output = Command::new(&self.git).arg("-C").arg(dir).args(["ls-tree", "-z", &self.name]).output()?;
         if !output.status.success() {
             return Ok(None);
         }

@@ -9,6 +9,7 @@ pub mod discover;
 pub mod git;
 pub mod json;
 pub mod loader;
+pub mod programs;
 pub mod scalar;
 pub mod shell;
 pub mod tree;
