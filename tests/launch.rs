@@ -443,3 +443,45 @@ fn a_heredoc_the_script_writes_is_the_config_its_launch_passes() {
     std::fs::write(dir.join(file), script.replace("cat <<EOT", "cat <<'EOT'")).unwrap();
     assert!(!show(&dir, file, &[]).contains("global_batch  64"));
 }
+
+/// Issue 23's launch patterns, each as a script projects write it, launching the same DeepSpeed
+/// config (micro 2 × accumulation 4): `show` gives the world, the effective batch and where the
+/// world was read (`scripts/train.sh:LINE (…)`); a value known only at run time gives none.
+#[test]
+fn every_launch_pattern_gives_world_effective_batch_and_provenance() {
+    let ds = "{\"train_micro_batch_size_per_gpu\": 2, \"gradient_accumulation_steps\": 4, \"zero_optimization\": {\"stage\": 2}}\n";
+    let cases: [(&str, &str, Option<(u64, usize)>); 16] = [
+        ("plain torchrun", "torchrun --nproc_per_node 8 train.py --deepspeed ds.json\n", Some((8, 1))),
+        (
+            "options in a variable",
+            "DISTRIBUTED_ARGS=\"--nproc_per_node 4 --nnodes 2\"\ntorchrun $DISTRIBUTED_ARGS train.py --deepspeed ds.json\n",
+            Some((8, 2)),
+        ),
+        ("options in an array", "ARGS=(--nproc_per_node 2 --nnodes 2)\ntorchrun \"${ARGS[@]}\" train.py --deepspeed ds.json\n", Some((4, 2))),
+        ("export and a default", "export GPUS=${GPUS:-4}\ntorchrun --nproc_per_node $GPUS train.py --deepspeed ds.json\n", Some((4, 2))),
+        ("local in a function", "main() {\n  local n=2\n  torchrun --nproc_per_node $n train.py --deepspeed ds.json\n}\nmain\n", Some((2, 3))),
+        ("arithmetic", "NNODES=2\ntorchrun --nproc_per_node $((NNODES * 4)) train.py --deepspeed ds.json\n", Some((8, 2))),
+        ("continuations", "torchrun \\\n  --nproc_per_node 4 \\\n  train.py \\\n  --deepspeed ds.json\n", Some((4, 1))),
+        ("env prefix", "env NCCL_DEBUG=INFO torchrun --nproc_per_node 2 train.py --deepspeed ds.json\n", Some((2, 1))),
+        ("uv run", "uv run torchrun --nproc_per_node 2 train.py --deepspeed ds.json\n", Some((2, 1))),
+        ("bash -c", "bash -c \"torchrun --nproc_per_node 4 train.py --deepspeed ds.json\"\n", Some((4, 1))),
+        ("python -m torch.distributed.run", "python -u -m torch.distributed.run --nproc_per_node 4 train.py --deepspeed ds.json\n", Some((4, 1))),
+        ("deepspeed --deepspeed_config=", "deepspeed --num_gpus 4 train.py --deepspeed_config=ds.json\n", Some((4, 1))),
+        ("nohup exec time", "nohup time torchrun --nproc_per_node 2 train.py --deepspeed ds.json > log 2>&1 &\n", Some((2, 1))),
+        ("sbatch ntasks with srun", "#!/bin/bash\n#SBATCH --ntasks=16\n#SBATCH --gres=gpu:8\nsrun python train.py --deepspeed ds.json\n", Some((16, 4))),
+        ("an unset variable", "torchrun --nnodes \"$NUM_NODES\" --nproc_per_node 8 train.py --deepspeed ds.json\n", None),
+        ("a wrapper after --", "submit --gpus 16 -- torchrun --nproc_per_node 8 train.py --deepspeed ds.json\n", None),
+    ];
+    for (label, script, expected) in cases {
+        let dir = repo("patterns", &[("scripts/train.sh", script), ("ds.json", ds)]);
+        let shown = show(&dir, "ds.json", &[]);
+        match expected {
+            Some((world, line)) => {
+                let wanted =
+                    format!("{} = 2 micro batch × 4 accumulation × {world} data-parallel world (world size {world} from scripts/train.sh:{line} (", 8 * world);
+                assert!(shown.contains(&wanted), "{label}: {wanted}\n{shown}");
+            }
+            None => assert!(shown.contains("effective batch: unknown") && !shown.contains("world size from"), "{label}\n{shown}"),
+        }
+    }
+}
