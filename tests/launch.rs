@@ -450,7 +450,9 @@ fn a_heredoc_the_script_writes_is_the_config_its_launch_passes() {
 #[test]
 fn every_launch_pattern_gives_world_effective_batch_and_provenance() {
     let ds = "{\"train_micro_batch_size_per_gpu\": 2, \"gradient_accumulation_steps\": 4, \"zero_optimization\": {\"stage\": 2}}\n";
-    let cases: [(&str, &str, Option<(u64, usize)>); 19] = [
+    // (pattern, script, world and the line it is read on; `None`: unknown).
+    type Case = (&'static str, &'static str, Option<(u64, usize)>);
+    let cases: [Case; 19] = [
         ("composer -n", "composer -n 8 train.py ds.json\n", Some((8, 1))),
         ("mpirun", "mpirun -np 4 python train.py --deepspeed ds.json\n", Some((4, 1))),
         ("an assigning default", ": ${GPUS:=2}\ntorchrun --nproc_per_node $GPUS train.py --deepspeed ds.json\n", Some((2, 2))),
