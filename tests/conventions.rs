@@ -299,9 +299,27 @@ fn junit_is_well_formed_with_a_testsuite_per_file_and_a_testcase_per_finding() {
     assert_eq!(opened.iter().filter(|n| *n == "testsuites").count(), 1);
     assert_eq!(opened.iter().filter(|n| *n == "testsuite").count(), files.len());
     assert_eq!(opened.iter().filter(|n| *n == "testcase").count(), findings.len());
-    assert_eq!(opened.iter().filter(|n| *n == "failure").count(), findings.len());
+    // An error or warning fails; an info (which never fails the run) is a skipped case.
+    let failing = findings.iter().filter(|d| d["severity"] != "info").count();
+    assert_eq!(opened.iter().filter(|n| *n == "failure").count(), failing);
+    assert_eq!(opened.iter().filter(|n| *n == "skipped").count(), findings.len() - failing);
     assert!(xml.contains("name=\"odd &lt;&amp;&quot;&gt;.yaml\""), "{xml}");
-    assert!(xml.contains(&format!("<testsuites name=\"trainlint\" tests=\"{n}\" failures=\"{n}\"", n = findings.len())), "{xml}");
+    assert!(
+        xml.contains(&format!(
+            "<testsuites name=\"trainlint\" tests=\"{}\" failures=\"{failing}\" errors=\"0\" skipped=\"{}\"",
+            findings.len(),
+            findings.len() - failing
+        )),
+        "{xml}"
+    );
+    // Infos alone: no failed test (BAT006, the world left to the launcher).
+    let infos = common::fresh_dir("junit-infos");
+    std::fs::write(infos.join("ds.json"), "{\"train_micro_batch_size_per_gpu\": 2, \"gradient_accumulation_steps\": 4}\n").unwrap();
+    let output = run(&infos, &["check", "--output-format", "junit", "ds.json"], &[], None);
+    let xml = common::stdout(&output);
+    assert_eq!(output.status.code(), Some(0), "{xml}");
+    assert!(xml.contains("failures=\"0\"") && xml.contains("<skipped message="), "{xml}");
+    std::fs::remove_dir_all(&infos).unwrap();
     // Nothing found: still a report, with one passing test case.
     let clean = common::fresh_dir("junit-clean");
     std::fs::write(clean.join("config.yaml"), MISMATCH.replace("accumulation: 2", "accumulation: 3")).unwrap();

@@ -1,7 +1,9 @@
 //! JUnit XML, as CI test reports read it (GitLab `artifacts: reports: junit`,
-//! Jenkins, Azure): one `<testsuite>` per file with findings, one failing
-//! `<testcase>` per finding (ruff's layout), and one passing test case when
-//! there is nothing to report.
+//! Jenkins, Azure): one `<testsuite>` per file with findings, one `<testcase>`
+//! per finding (ruff's layout), and one passing test case when there is
+//! nothing to report. An error or warning is a `<failure>`; an info (which never
+//! fails a run) is a `<skipped>` case, so a CI's failed-test count is the
+//! findings that fail the run.
 
 use crate::diagnostic::{Diagnostic, Severity};
 
@@ -14,15 +16,27 @@ pub fn render(diagnostics: &[Diagnostic]) -> String {
         }
     }
     let total = diagnostics.len();
+    let failing = |found: &[&Diagnostic]| found.iter().filter(|d| d.severity != Severity::Info).count();
+    let failures = diagnostics.iter().filter(|d| d.severity != Severity::Info).count();
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    out.push_str(&format!("<testsuites name=\"trainlint\" tests=\"{}\" failures=\"{total}\" errors=\"0\">\n", total.max(1)));
+    out.push_str(&format!(
+        "<testsuites name=\"trainlint\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{}\">\n",
+        total.max(1),
+        total - failures
+    ));
     if files.is_empty() {
         out.push_str("  <testsuite name=\"trainlint\" tests=\"1\" failures=\"0\" errors=\"0\">\n");
         out.push_str("    <testcase name=\"No findings\" classname=\"trainlint\"/>\n");
         out.push_str("  </testsuite>\n");
     }
     for (file, found) in &files {
-        out.push_str(&format!("  <testsuite name=\"{}\" tests=\"{n}\" failures=\"{n}\" errors=\"0\">\n", escape(file), n = found.len()));
+        let failed = failing(found);
+        out.push_str(&format!(
+            "  <testsuite name=\"{}\" tests=\"{n}\" failures=\"{failed}\" errors=\"0\" skipped=\"{}\">\n",
+            escape(file),
+            found.len() - failed,
+            n = found.len()
+        ));
         for d in found {
             let (line, column) = d.file.line_col(d.span.start);
             let kind = match d.severity {
@@ -34,8 +48,9 @@ pub fn render(diagnostics: &[Diagnostic]) -> String {
             if let Some(help) = &d.help {
                 body.push_str(&format!("\nhelp: {help}"));
             }
+            let element = if d.severity == Severity::Info { "skipped" } else { "failure" };
             out.push_str(&format!(
-                "    <testcase name=\"{} ({})\" classname=\"{}\" file=\"{}\" line=\"{line}\">\n      <failure message=\"{}\" type=\"{kind}\">{}</failure>\n    </testcase>\n",
+                "    <testcase name=\"{} ({})\" classname=\"{}\" file=\"{}\" line=\"{line}\">\n      <{element} message=\"{}\" type=\"{kind}\">{}</{element}>\n    </testcase>\n",
                 d.rule.code,
                 d.rule.name,
                 escape(file),
