@@ -48,6 +48,27 @@ pub fn parse(file: &Arc<SourceFile>) -> Vec<Suppression> {
                 Some(r) => (true, Some(r)),
                 None => (false, rest.strip_prefix("ignore[")),
             };
+            // `# trainlint: ignore` without a rule list: ruff's blanket `# noqa` has no counterpart
+            // here (a suppression names its rules), so it suppresses nothing and says so (SUP001).
+            let bare = line[position + MARKER.len()..].trim_start();
+            let blanket = ["ignore", "file-ignore"]
+                .into_iter()
+                .find(|w| bare.strip_prefix(w).is_some_and(|after| after.is_empty() || after.starts_with(char::is_whitespace)));
+            if rest.is_none()
+                && let Some(word) = blanket
+            {
+                let start = offset + position;
+                out.push(Suppression {
+                    file: Arc::clone(file),
+                    line: index + 1,
+                    span: start..offset + line.trim_end().len(),
+                    codes: Vec::new(),
+                    whole_file: word == "file-ignore",
+                    reason: bare[word.len()..].trim().to_owned(),
+                    own_line: line[..position].trim().is_empty(),
+                    used: false,
+                });
+            }
             if let Some(rest) = rest
                 && let Some((codes, reason)) = rest.split_once(']')
             {
@@ -94,7 +115,7 @@ pub fn apply(diagnostics: &mut Vec<Diagnostic>, files: &[Arc<SourceFile>], check
         if !s.used {
             checker.report(unused_suppression::diagnostic(s));
         }
-        if s.reason.is_empty() {
+        if s.reason.is_empty() && !s.codes.is_empty() {
             checker.report(suppression_without_reason::diagnostic(s));
         }
     }
