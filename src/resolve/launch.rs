@@ -67,7 +67,7 @@ fn is_readme(name: &str) -> bool {
 /// The shell of a Markdown file's fenced shell blocks (```` ```bash ````, `sh`, `shell`, `zsh`,
 /// `console`), every other line blanked so that line numbers stay those of the file; in a
 /// `console` block only the commands after a `$ ` prompt (and their `\` continuations) count.
-pub fn markdown_shell(text: &str) -> String {
+fn markdown_shell(text: &str) -> String {
     #[derive(PartialEq)]
     enum Kind {
         Skip,
@@ -337,4 +337,24 @@ pub fn from_header(display: &str, text: &str, config: &Path) -> Option<(u64, Str
         command.clear();
     }
     best.map(|(world, line, what)| (world, format!("{display}:{line} (the config's header comment: {what})")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::markdown_shell;
+
+    #[test]
+    fn only_shell_fences_of_a_readme_are_launch_lines_and_lines_keep_their_numbers() {
+        let readme = "# Recipe\n\n```python\ntorch.distributed.run()\n```\n\n~~~bash\ntorchrun --nproc_per_node 8 train.py \\\n  --config a.yaml\n~~~\n\n```console\n$ accelerate launch --num_processes 2 \\\n    train.py --config b.yaml\nStarting…\n$ echo done\n```\n";
+        let shell = markdown_shell(readme);
+        assert_eq!(shell.lines().count(), readme.lines().count(), "every line kept, blanked or not");
+        let lines: Vec<&str> = shell.lines().collect();
+        assert_eq!(lines[3], "", "the python block is not shell");
+        assert_eq!((lines[7], lines[8]), ("torchrun --nproc_per_node 8 train.py \\", "  --config a.yaml"));
+        assert_eq!(
+            (lines[12], lines[13], lines[14], lines[15]),
+            ("accelerate launch --num_processes 2 \\", "    train.py --config b.yaml", "", "echo done"),
+            "a console block: prompts and their continuations, not output"
+        );
+    }
 }

@@ -53,7 +53,7 @@ pub fn declarations(settings: &Settings, framework: Dialect, config: &Path) -> V
 }
 
 /// `declarations` by `[frameworks]` key and distribution names.
-pub fn declarations_of(settings: &Settings, name: &str, distributions: &[&str], config: &Path) -> Vec<Declared> {
+fn declarations_of(settings: &Settings, name: &str, distributions: &[&str], config: &Path) -> Vec<Declared> {
     let mut found = Vec::new();
     if let Some(version) = settings.manifest.frameworks.get(name)
         && let Ok(parsed) = version.parse::<Version>()
