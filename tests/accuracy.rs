@@ -17,9 +17,11 @@ struct Outcome {
     method: String,
     ratio: Option<f64>,
     note: String,
+    /// The kind of run the binary classified it as (`band.kind` of its estimate).
+    kind: Option<Value>,
 }
 
-fn estimate(dir: &std::path::Path, run: &Value, gpu: &str) -> Result<(f64, f64), String> {
+fn estimate(dir: &std::path::Path, run: &Value, gpu: &str) -> Result<(f64, f64, Value), String> {
     let path = dir.join("run.yaml");
     std::fs::write(&path, serde_json::to_string_pretty(run).unwrap()).unwrap();
     let output = common::trainlint(&["estimate", path.to_str().unwrap(), "--gpu", gpu, "--output-format", "json"]);
@@ -34,7 +36,7 @@ fn estimate(dir: &std::path::Path, run: &Value, gpu: &str) -> Result<(f64, f64),
         .filter(|c| c["name"].as_str().is_some_and(|n| n.starts_with("CUDA context")))
         .filter_map(|c| c["bytes"].as_f64())
         .sum();
-    Ok((total, context))
+    Ok((total, context, estimate["band"]["kind"].clone()))
 }
 
 fn median(values: &mut [f64]) -> f64 {
@@ -75,14 +77,14 @@ fn compare(file: &str, label: &str) -> (Vec<Outcome>, Vec<String>, Vec<String>) 
         let id = row["id"].as_str().unwrap().to_owned();
         let method = row["method"].as_str().unwrap().to_owned();
         if let Some(why) = row["excluded"].as_str() {
-            outcomes.push(Outcome { id, method, ratio: None, note: format!("excluded: {why}") });
+            outcomes.push(Outcome { id, method, ratio: None, note: format!("excluded: {why}"), kind: None });
             continue;
         }
-        let (total, context) = match estimate(&dir, &row["run"], &gpu_of(row)) {
+        let (total, context, kind) = match estimate(&dir, &row["run"], &gpu_of(row)) {
             Ok(v) => v,
             Err(why) => {
                 not_estimated.push(format!("{id}: {why}"));
-                outcomes.push(Outcome { id, method, ratio: None, note: why });
+                outcomes.push(Outcome { id, method, ratio: None, note: why, kind: None });
                 continue;
             }
         };
@@ -99,6 +101,7 @@ fn compare(file: &str, label: &str) -> (Vec<Outcome>, Vec<String>, Vec<String>) 
                 id,
                 method,
                 ratio: None,
+                kind: Some(kind),
                 note: format!(
                     "{} OOM; estimate {:.2} GiB of {:.1} GiB: {}",
                     if label.starts_with("measured") { "measured" } else { "published" },
@@ -120,6 +123,7 @@ fn compare(file: &str, label: &str) -> (Vec<Outcome>, Vec<String>, Vec<String>) 
             id,
             method,
             ratio: Some(ratio),
+            kind: Some(kind),
             note: format!("estimate {:.2} GiB, measured {:.2} GiB ({})", compared / 1073741824.0, measured / 1073741824.0, row["metric"].as_str().unwrap()),
         });
     }
@@ -188,4 +192,43 @@ fn estimates_match_our_measured_peaks() {
     // Reached 2026-11-26: median 0.018, worst 0.226 (GPT-2's gelu_new, not modelled).
     assert!(med <= 0.03, "median |ratio − 1| = {med:.3} (was 0.018)");
     assert!(worst <= 0.25, "worst |ratio − 1| = {worst:.3} (was 0.226)");
+}
+
+/// The uncertainty bands (`data/uncertainty.json`, compiled into the binary, `estimate::band`)
+/// are what the accuracy table gives: every row the binary estimated, grouped by the kind of
+/// run the binary itself gives it (method × sharding × framework), each cell its extreme
+/// ratios. A change to the memory model that moves a ratio changes a cell, and this test
+/// fails until the file is rewritten (`TRAINLINT_WRITE_BANDS=1`) and the change reviewed.
+#[test]
+fn bands_are_computed_from_the_accuracy_table() {
+    use trainlint::estimate::band::{Kind, MIN_ROWS, Table, measure};
+    let mut rows: Vec<(Kind, f64)> = Vec::new();
+    for (file, label) in [("data/published_runs.json", "published"), ("data/measured_runs.json", "measured")] {
+        let (outcomes, ..) = compare(file, &format!("bands-{label}"));
+        for o in outcomes {
+            if let (Some(ratio), Some(kind)) = (o.ratio, o.kind) {
+                let kind: Kind = serde_json::from_value(kind).unwrap_or_else(|e| panic!("{}: kind {e}", o.id));
+                rows.push((kind, ratio));
+            }
+        }
+    }
+    assert!(rows.len() >= 105, "too few rows for the bands: {}", rows.len());
+    let table = measure(&rows, MIN_ROWS, "tests/accuracy.rs bands_are_computed_from_the_accuracy_table: every row of data/published_runs.json and data/measured_runs.json the binary estimated, ratio = estimate ÷ measured like for like");
+    let path = common::repo().join("data/uncertainty.json");
+    let text = serde_json::to_string_pretty(&table).unwrap() + "\n";
+    if std::env::var_os("TRAINLINT_WRITE_BANDS").is_some() {
+        std::fs::write(&path, &text).unwrap();
+    }
+    let stored: Table = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let same = stored.min_rows == table.min_rows
+        && stored.cells.len() == table.cells.len()
+        && stored.cells.iter().zip(&table.cells).all(|(a, b)| {
+            (&a.method, &a.sharding, &a.framework, a.rows) == (&b.method, &b.sharding, &b.framework, b.rows)
+                && (a.ratio_min - b.ratio_min).abs() < 1e-6
+                && (a.ratio_max - b.ratio_max).abs() < 1e-6
+        });
+    assert!(
+        same,
+        "data/uncertainty.json is not what the accuracy table gives: rerun with TRAINLINT_WRITE_BANDS=1 and review the change\nstored: {stored:#?}\ncomputed: {table:#?}"
+    );
 }

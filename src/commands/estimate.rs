@@ -209,6 +209,13 @@ fn estimate_table(e: &Estimate, p: &PlanRow) -> String {
         ));
     }
     out.push_str(&format!(
+        "  {:<width$}  {:>11}  to {} on the card ({})\n",
+        "band",
+        human_bytes(e.low_bytes),
+        human_bytes(e.high_bytes),
+        esc(&e.band.describe())
+    ));
+    out.push_str(&format!(
         "  {:<width$}  {:>11}  ({} × safety margin {})\n",
         "usable",
         human_bytes(e.usable_bytes),
@@ -218,7 +225,8 @@ fn estimate_table(e: &Estimate, p: &PlanRow) -> String {
     out.push_str(&format!(
         "  fits: {}",
         match (e.fits, e.activations_modelled, e.solved) {
-            (false, ..) => "NO".to_owned(),
+            (false, ..) if e.verdict == crate::estimate::Verdict::DoesNotFit => "NO".to_owned(),
+            (false, ..) => "MAYBE (the band straddles usable memory)".to_owned(),
             (true, true, Some(SolvedInput { input: Unstated::SequenceLength, value })) =>
                 format!("only sequences up to {} tokens", crate::model::thousands(value)),
             (true, true, Some(SolvedInput { value, .. })) => format!("from {}", gpus_text(value)),
@@ -227,11 +235,11 @@ fn estimate_table(e: &Estimate, p: &PlanRow) -> String {
         }
     ));
     match e.max_micro_batch {
-        Some(m) => out.push_str(&format!("; largest micro batch that fits: {m}")),
-        None => out.push_str("; largest micro batch that fits: unknown or none"),
+        Some(m) => out.push_str(&format!("; largest micro batch that may fit: {m}")),
+        None => out.push_str("; largest micro batch that may fit: unknown or none"),
     }
     match p.max_with_headroom {
-        Some(m) => out.push_str(&format!("; with {} % headroom (MEM002): {m}\n", plan::headroom_percent())),
+        Some(m) => out.push_str(&format!("; that surely fits (the band's high end): {m}\n")),
         None => out.push('\n'),
     }
     if let (Some(micro), Some(accumulation)) = (p.micro_batch, p.accumulation) {

@@ -6,6 +6,7 @@
 //! Every constant cites its source (`../shared/peers/FACTS.md`); where a
 //! figure is our own inference, the comment says so.
 
+pub mod band;
 pub mod calibration;
 pub mod components;
 pub mod expr;
@@ -19,6 +20,7 @@ use crate::resolve::model::ModelLookup;
 use crate::schema::GpuTarget;
 use crate::schema::training_config::Memory;
 use crate::settings::Settings;
+pub use band::Band;
 pub use calibration::Calibration;
 pub use components::cuda_context::DEFAULT_CUDA_CONTEXT_MIB;
 use components::{Live, REGISTRY, Run, Term};
@@ -26,11 +28,6 @@ use serde::Serialize;
 
 pub(crate) const MIB: f64 = 1024.0 * 1024.0;
 const GIB: f64 = 1024.0 * MIB;
-
-/// Fraction of usable memory above which the estimate leaves too little headroom
-/// (MEM002): the model aims at ±10 % accuracy, so within 10 % of usable memory an
-/// underestimate overflows.
-pub const HEADROOM_WARNING: f64 = 0.90;
 
 /// One row of the breakdown.
 #[derive(Clone, Debug, Serialize)]
@@ -59,6 +56,12 @@ pub struct MemoryModel {
     /// Gradient accumulation keeps the gradients alive through the next micro batches'
     /// backward (`Live::Gradients` rows count at the loss's backward too).
     gradients_in_backward: bool,
+    /// The measured uncertainty for this kind of run (`band`).
+    pub band: Band,
+    /// The CUDA context's bytes (not a tensor: the band and the allocator's reserve leave it out).
+    context: f64,
+    /// Per term, whether it is the user's own number (`MemoryComponent::declared`).
+    declared: Vec<bool>,
 }
 
 /// The moments of a training step whose largest total is the peak (`Live`).
@@ -174,14 +177,19 @@ impl MemoryModel {
         let run = Run::new(resolved, &memory, &mut notes);
         let (mut fixed, mut scaling) = (Vec::new(), Vec::new());
         let mut activations_complete = false;
+        let mut context = 0.0;
         for component in REGISTRY {
             let terms = component.terms(&run, &mut notes)?;
             activations_complete |= component.covers_activations() && !terms.is_empty();
+            if component.id() == "cuda-context" {
+                context += terms.iter().map(|t| t.at(1)).sum::<f64>();
+            }
             for term in terms {
-                if matches!(term.bytes, components::Bytes::Fixed(_)) { fixed.push(term) } else { scaling.push(term) }
+                let declared = component.declared();
+                if matches!(term.bytes, components::Bytes::Fixed(_)) { fixed.push((term, declared)) } else { scaling.push((term, declared)) }
             }
         }
-        let activations_modelled = activations_complete || scaling.iter().any(Term::scales);
+        let activations_modelled = activations_complete || scaling.iter().any(|(t, _)| t.scales());
         if activations_modelled && !activations_complete {
             notes.push("only the declared memory terms grow with the micro batch: the estimate is a lower bound".into());
         }
@@ -189,9 +197,15 @@ impl MemoryModel {
             notes.push("activations not modelled: declare memory.activation_bytes_per_sample, memory terms, or the transformer shape (sequence_length, hidden_size, layers, heads)".into());
         }
         fixed.extend(scaling);
+        let (terms, declared): (Vec<Term>, Vec<bool>) = fixed.into_iter().unzip();
         // Accumulating over micro batches (stated, or derived from the global batch: > 1) keeps the gradients alive in the backward.
         let gradients_in_backward = resolved.batch.accumulation_steps().is_some_and(|a| a > 1);
-        let mut model = MemoryModel { terms: fixed, activations_modelled, activations_complete, notes, calibration: None, gradients_in_backward };
+        let band = Band::of(&run);
+        if declared.iter().any(|d| *d) {
+            notes.push("the declared memory sizes and terms are taken as stated: the band widens only the rows trainlint computes".into());
+        }
+        let mut model =
+            MemoryModel { terms, declared, activations_modelled, activations_complete, notes, calibration: None, gradients_in_backward, band, context };
         let points = calibration::points(settings, resolved, gpu);
         // A named model whose size is unknown is not estimated from the rest (an activation-only
         // lower bound would read as "fits"), unless measured peaks calibrate it.
@@ -242,6 +256,9 @@ impl MemoryModel {
             return Err(NotEstimable("the config states no parameter count, activation size, memory term or calibration point".into()));
         }
         model.calibration = calibration::fit(&points, |m| model.formula_total(m));
+        if let Some(fit) = &model.calibration {
+            model.band = model.band.clone().calibrated(fit.residual_bytes);
+        }
         Ok(model)
     }
 
@@ -350,26 +367,70 @@ impl MemoryModel {
         self.calibration.as_ref()
     }
 
-    /// The largest micro batch whose peak fits `usable` bytes (up to 65,536).
-    pub fn max_micro_batch(&self, usable: f64) -> Option<u64> {
-        if self.total(1) > usable {
+    /// The declared rows (taken as stated) alive at the peak at `micro`.
+    fn declared_at(&self, micro: u64) -> f64 {
+        let peak = self.peak_phase(micro);
+        self.terms.iter().zip(&self.declared).filter(|(t, d)| **d && self.alive(t.live, peak)).map(|(t, _)| t.at(micro)).sum()
+    }
+
+    /// The lowest the card may hold at `micro` (the band's low end; above usable memory: MEM001).
+    pub fn low(&self, micro: u64) -> f64 {
+        self.band.low(self.total(micro), self.context, self.declared_at(micro))
+    }
+
+    /// The most the card may hold at `micro` (the band's high end; what a plan must fit).
+    pub fn high(&self, micro: u64) -> f64 {
+        self.band.high(self.total(micro), self.context, self.declared_at(micro))
+    }
+
+    /// The end of the band a decision uses.
+    pub fn end(&self, micro: u64, end: End) -> f64 {
+        match end {
+            End::Low => self.low(micro),
+            End::High => self.high(micro),
+        }
+    }
+
+    /// The largest micro batch (up to 65,536) whose `end` of the band fits `usable` bytes:
+    /// with `End::High` surely, with `End::Low` possibly (beyond it the run surely does not).
+    pub fn max_micro_batch(&self, usable: f64, end: End) -> Option<u64> {
+        if self.end(1, end) > usable {
             return None;
         }
         if !self.activations_modelled && self.calibration.as_ref().is_none_or(|c| c.per_sample_bytes <= 0.0) {
             return None;
         }
         let (mut low, mut high) = (1u64, 2u64);
-        while high <= 65_536 && self.total(high) <= usable {
+        while high <= 65_536 && self.end(high, end) <= usable {
             low = high;
             high *= 2;
         }
         let mut high = high.min(65_537);
         while high - low > 1 {
             let mid = (low + high) / 2;
-            if self.total(mid) <= usable { low = mid } else { high = mid }
+            if self.end(mid, end) <= usable { low = mid } else { high = mid }
         }
         Some(low)
     }
+}
+
+/// Which end of an estimate's band a decision uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    Low,
+    High,
+}
+
+/// What an estimate says about a run on a card, from its band against usable memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Even the band's high end fits.
+    Fits,
+    /// The band straddles usable memory (MEM002).
+    MayNotFit,
+    /// Even the band's low end exceeds usable memory (MEM001).
+    DoesNotFit,
 }
 
 /// The native config's memory facts, over the manifest's.
@@ -397,13 +458,20 @@ pub struct Estimate {
     pub micro_batch: u64,
     pub components: Vec<Component>,
     pub total_bytes: f64,
+    /// The band of what the card holds (allocator reserve and context included).
+    pub low_bytes: f64,
+    pub high_bytes: f64,
+    pub band: Band,
+    pub verdict: Verdict,
     pub capacity_bytes: f64,
     pub usable_bytes: f64,
     pub safety_margin: f64,
+    /// The band's high end fits usable memory.
     pub fits: bool,
     /// Whether the activations are in the total; without them `fits` says only that the
     /// rest (weights, gradients, optimizer states) fits.
     pub activations_modelled: bool,
+    /// The largest micro batch whose band's low end fits (beyond it: MEM001).
     pub max_micro_batch: Option<u64>,
     pub calibration: Option<Calibration>,
     pub notes: Vec<String>,
@@ -448,6 +516,14 @@ pub fn estimate(model: &MemoryModel, resolved: &ResolvedConfig, gpu: &GpuTarget,
     let capacity = gpu.memory_bytes() as f64;
     let usable = capacity * margin;
     let total = model.total(micro);
+    let (low, high) = (model.low(micro), model.high(micro));
+    let verdict = if high <= usable {
+        Verdict::Fits
+    } else if low > usable {
+        Verdict::DoesNotFit
+    } else {
+        Verdict::MayNotFit
+    };
     let (phase, off_total, off_rows) = model.off_peak(micro);
     Estimate {
         gpu: gpu.id.clone(),
@@ -455,12 +531,16 @@ pub fn estimate(model: &MemoryModel, resolved: &ResolvedConfig, gpu: &GpuTarget,
         micro_batch: micro,
         components: model.components(micro),
         total_bytes: total,
+        low_bytes: low,
+        high_bytes: high,
+        band: model.band.clone(),
+        verdict,
         capacity_bytes: capacity,
         usable_bytes: usable,
         safety_margin: margin,
-        fits: total <= usable,
+        fits: verdict == Verdict::Fits,
         activations_modelled: model.activations_modelled || model.calibration().is_some(),
-        max_micro_batch: model.max_micro_batch(usable),
+        max_micro_batch: model.max_micro_batch(usable, End::Low),
         calibration: model.calibration().cloned(),
         notes: model.notes.clone(),
         solved: None,

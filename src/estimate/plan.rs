@@ -1,8 +1,8 @@
-//! The plan: for each GPU target, the largest micro batch that fits (with the
-//! headroom MEM002 asks for: ≤ 90 % of usable memory) and lets an integer
-//! accumulation keep the effective batch exactly.
+//! The plan: for each GPU target, the largest micro batch that surely fits (the
+//! high end of the estimate's measured band within usable memory: no MEM001 or
+//! MEM002) and lets an integer accumulation keep the effective batch exactly.
 
-use super::{Estimate, MemoryModel, estimate};
+use super::{End, Estimate, MemoryModel, estimate};
 use crate::resolve::ResolvedConfig;
 use crate::schema::GpuTarget;
 use serde::Serialize;
@@ -14,14 +14,17 @@ pub struct PlanRow {
     pub micro_batch: Option<u64>,
     pub accumulation: Option<u64>,
     pub effective_batch: Option<u64>,
+    /// The estimate at the planned micro batch (live tensors and CUDA context).
     pub peak_bytes: Option<f64>,
+    /// The band's high end there: what the card may have to hold (≤ `usable_bytes`).
+    pub high_bytes: Option<f64>,
     pub usable_bytes: f64,
     pub capacity_bytes: f64,
     pub utilisation: Option<f64>,
     pub fits: bool,
-    /// The largest micro batch whose peak fits usable memory (what `estimate` reports).
+    /// The largest micro batch whose band's low end fits usable memory (beyond it, MEM001).
     pub max_fit: Option<u64>,
-    /// The largest micro batch that keeps MEM002's headroom (≤ `HEADROOM_WARNING` × usable).
+    /// The largest micro batch whose band's high end fits usable memory (beyond it, MEM002).
     pub max_with_headroom: Option<u64>,
     /// Why there is no plan, when there is none.
     pub reason: Option<String>,
@@ -30,11 +33,6 @@ pub struct PlanRow {
     /// The world is the launcher's: the plan keeps micro batch × accumulation per GPU (this
     /// product), which keeps the effective batch whatever the world is.
     pub per_process: Option<u64>,
-}
-
-/// The headroom MEM002 asks for, in percent of usable memory (10 for 0.90).
-pub fn headroom_percent() -> f64 {
-    ((1.0 - super::HEADROOM_WARNING) * 100.0).round()
 }
 
 /// The largest micro batch ≤ `max_fit` such that micro × world divides `target`.
@@ -78,24 +76,24 @@ pub fn plan(model: &MemoryModel, resolved: &ResolvedConfig, gpu: &GpuTarget, mar
         accumulation: None,
         effective_batch: target,
         peak_bytes: None,
+        high_bytes: None,
         usable_bytes: at_current.usable_bytes,
         capacity_bytes: at_current.capacity_bytes,
         utilisation: None,
         fits: false,
-        max_fit: model.max_micro_batch(at_current.usable_bytes),
+        max_fit: model.max_micro_batch(at_current.usable_bytes, End::Low),
         max_with_headroom: None,
         reason: None,
         why_smaller: None,
         per_process: None,
     };
-    // The plan stays below MEM002's threshold, so that a planned config checks clean.
-    let Some(max_fit) = model.max_micro_batch(at_current.usable_bytes * super::HEADROOM_WARNING) else {
+    // The plan keeps the band's high end within usable memory, so that a planned config checks clean.
+    let Some(max_fit) = model.max_micro_batch(at_current.usable_bytes, End::High) else {
         row.reason = Some(if row.max_fit.is_some() {
             format!(
-                "micro batch 1 fits ({} of {} usable) but not with {} % headroom (MEM002)",
-                super::human_bytes(model.total(1)),
+                "micro batch 1 may not fit: its band reaches {} of {} usable (MEM002)",
+                super::human_bytes(model.high(1)),
                 super::human_bytes(at_current.usable_bytes),
-                headroom_percent()
             )
         } else if model.activations_modelled || model.calibration().is_some() {
             "even micro batch 1 does not fit".to_owned()
@@ -128,7 +126,7 @@ pub fn plan(model: &MemoryModel, resolved: &ResolvedConfig, gpu: &GpuTarget, mar
     // backward (`MemoryModel::accumulating`): the largest micro batch is found again with them.
     let accumulating = model.accumulating();
     let (model, max_fit) = match best_micro(target, world, max_fit) {
-        Some(micro) if micro.saturating_mul(world) < target => match accumulating.max_micro_batch(at_current.usable_bytes * super::HEADROOM_WARNING) {
+        Some(micro) if micro.saturating_mul(world) < target => match accumulating.max_micro_batch(at_current.usable_bytes, End::High) {
             Some(fit) => (&accumulating, fit),
             None => {
                 row.reason = Some("micro batch 1 does not fit with the gradients that accumulation keeps".to_owned());
@@ -141,6 +139,7 @@ pub fn plan(model: &MemoryModel, resolved: &ResolvedConfig, gpu: &GpuTarget, mar
     match best_micro(target, world, max_fit) {
         Some(micro) => {
             let peak = model.total(micro);
+            row.high_bytes = Some(model.high(micro));
             row.micro_batch = Some(micro);
             // best_micro found micro × world dividing target, so the product fits.
             row.accumulation = micro.checked_mul(world).map(|step| target / step);
@@ -164,15 +163,15 @@ fn kept(target: u64, world: u64, per_process: bool) -> String {
     format!("the effective batch {target}{on}")
 }
 
-/// Says why the plan stops below the largest micro batch that fits: MEM002's
-/// headroom, then the effective batch the micro batch must divide.
+/// Says why the plan stops below the largest micro batch that may fit: the band's
+/// high end (MEM002), then the effective batch the micro batch must divide.
 fn why_smaller(micro: u64, with_headroom: u64, fits: Option<u64>, kept: &str) -> Option<String> {
     let fits = fits?;
     if micro >= fits {
         return None;
     }
-    let headroom = format!("{with_headroom} keeps {} % headroom below usable memory (MEM002)", headroom_percent());
-    let most = format!("{fits} is the most that fits");
+    let headroom = format!("{with_headroom} is the most whose band's high end fits (beyond it, MEM002: may not fit)");
+    let most = format!("{fits} is the most that may fit");
     if micro == with_headroom {
         return Some(format!("{headroom}; {most}"));
     }
@@ -188,17 +187,17 @@ mod tests {
     fn the_plan_says_why_it_stops_below_the_most_that_fits() {
         assert_eq!(
             why_smaller(45, 45, Some(81), &kept(225, 1, false)).as_deref(),
-            Some("45 keeps 10 % headroom below usable memory (MEM002); 81 is the most that fits")
+            Some("45 is the most whose band's high end fits (beyond it, MEM002: may not fit); 81 is the most that may fit")
         );
         assert_eq!(
             why_smaller(45, 47, Some(53), &kept(225, 1, false)).as_deref(),
             Some(
-                "45 is the largest micro batch up to 47 that divides the effective batch 225; 47 keeps 10 % headroom below usable memory (MEM002); 53 is the most that fits"
+                "45 is the largest micro batch up to 47 that divides the effective batch 225; 47 is the most whose band's high end fits (beyond it, MEM002: may not fit); 53 is the most that may fit"
             )
         );
         assert_eq!(
             why_smaller(12, 20, Some(20), &kept(96, 2, false)).as_deref(),
-            Some("12 is the largest micro batch up to 20 that divides the effective batch 96 on a world of 2; 20 is the most that fits")
+            Some("12 is the largest micro batch up to 20 that divides the effective batch 96 on a world of 2; 20 is the most that may fit")
         );
         assert_eq!(why_smaller(53, 53, Some(53), &kept(106, 1, false)), None);
         assert_eq!(why_smaller(4, 4, None, &kept(8, 1, false)), None);
@@ -206,7 +205,7 @@ mod tests {
         assert_eq!(
             why_smaller(4, 6, Some(7), &kept(8, 1, true)).as_deref(),
             Some(
-                "4 is the largest micro batch up to 6 that divides 8 samples per GPU per step (micro batch × accumulation: the world is the launcher's); 6 keeps 10 % headroom below usable memory (MEM002); 7 is the most that fits"
+                "4 is the largest micro batch up to 6 that divides 8 samples per GPU per step (micro batch × accumulation: the world is the launcher's); 6 is the most whose band's high end fits (beyond it, MEM002: may not fit); 7 is the most that may fit"
             )
         );
     }

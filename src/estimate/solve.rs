@@ -73,14 +73,15 @@ pub fn longest_sequence(resolved: &ResolvedConfig, settings: &Settings, gpu: &Gp
         return None;
     }
     let shortest = build(&mut view, SEQUENCE_STEP)?;
-    if shortest.total(micro) > usable {
+    // Solved for what surely fits: the band's high end (`MemoryModel::high`).
+    if shortest.high(micro) > usable {
         return Some(Err(Box::new(Solved { value: SEQUENCE_STEP, model: shortest, resolved: view, at_sequence: None })));
     }
     // Largest k in [1, steps] with k × 64 tokens fitting.
     let (mut low, mut high) = (1, steps);
     while low < high {
         let mid = low + (high - low).div_ceil(2);
-        if build(&mut view, mid * SEQUENCE_STEP).is_some_and(|model| model.total(micro) <= usable) { low = mid } else { high = mid - 1 }
+        if build(&mut view, mid * SEQUENCE_STEP).is_some_and(|model| model.high(micro) <= usable) { low = mid } else { high = mid - 1 }
     }
     let value = low * SEQUENCE_STEP;
     build(&mut view, value).map(|model| Ok(Solved { value, model, resolved: view, at_sequence: None }))
@@ -111,7 +112,9 @@ pub fn smallest_world(resolved: &ResolvedConfig, settings: &Settings, gpu: &GpuT
     if !widest.activations_complete {
         return Err(Unsolved::NotEstimable(NotEstimable(super::ACTIVATIONS_UNKNOWN.into())));
     }
-    if widest.total(micro) > usable {
+    // Solved for what surely fits: the band's high end (`MemoryModel::high`); the caller
+    // reports MEM001 only where even the low end does not fit.
+    if widest.high(micro) > usable {
         view.batch.world_size = Some(MAX_WORLD);
         return Err(Unsolved::FitsNowhere(Box::new(Solved { value: MAX_WORLD, model: widest, resolved: view, at_sequence })));
     }
@@ -119,7 +122,7 @@ pub fn smallest_world(resolved: &ResolvedConfig, settings: &Settings, gpu: &GpuT
     let (mut low, mut high) = (1, MAX_WORLD);
     while low < high {
         let mid = low + (high - low) / 2;
-        if model_on(mid).is_ok_and(|model| model.total(micro) <= usable) { high = mid } else { low = mid + 1 }
+        if model_on(mid).is_ok_and(|model| model.high(micro) <= usable) { high = mid } else { low = mid + 1 }
     }
     let model = model_on(low).map_err(Unsolved::NotEstimable)?;
     view.batch.world_size = Some(low);

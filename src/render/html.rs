@@ -1,14 +1,14 @@
 //! One self-contained HTML page: per GPU target a chart (a stacked bar per
 //! stage, a colour per component) on one shared GiB axis with ticks and
-//! gridlines, the capacity, usable-memory and MEM002 headroom lines labelled
-//! in the chart's right margin, out-of-memory bars hatched and labelled, the
+//! gridlines, the capacity and usable-memory lines labelled in the chart's
+//! right margin, each bar's band as a whisker, out-of-memory bars hatched and labelled, the
 //! plan's micro batch × accumulation under each bar, a legend, and a table
 //! with the same numbers as a text alternative. Every SVG has a `viewBox` and
 //! scales with the page (the charts wrap below each other on a narrow page).
 //! No scripts, styles or fonts from anywhere else: it opens offline.
 
-use crate::estimate::plan::{PlanRow, headroom_percent};
-use crate::estimate::{Estimate, HEADROOM_WARNING, human_bytes};
+use crate::estimate::plan::PlanRow;
+use crate::estimate::{Estimate, Verdict, human_bytes};
 
 const COLOURS: [&str; 10] = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"];
 const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
@@ -25,7 +25,7 @@ const CHAR: f64 = 7.4;
 const LINE: f64 = 16.0;
 const CAPACITY_COLOUR: &str = "#333";
 const USABLE_COLOUR: &str = "#c00";
-const HEADROOM_COLOUR: &str = "#7a4b00";
+const BAND_COLOUR: &str = "#7a4b00";
 const OOM_COLOUR: &str = "#b00000";
 
 fn escape(text: &str) -> String {
@@ -92,10 +92,10 @@ pub fn render(title: &str, estimates: &[Estimate], plans: &[PlanRow]) -> String 
             None => charts.push(Chart { gpu: &e.gpu, bars: vec![(e, p)] }),
         }
     }
-    let max_gib = estimates.iter().map(|e| e.total_bytes.max(e.capacity_bytes)).fold(0.0, f64::max) / GIB;
+    let max_gib = estimates.iter().map(|e| e.high_bytes.max(e.total_bytes).max(e.capacity_bytes)).fold(0.0, f64::max) / GIB;
     let step = tick_step(max_gib.max(1.0));
     let axis_max = (max_gib / step).ceil().max(1.0) * step;
-    let any_oom = estimates.iter().any(|e| !e.fits);
+    let any_oom = estimates.iter().any(|e| e.verdict == Verdict::DoesNotFit);
     let svgs: String = charts.iter().enumerate().map(|(i, chart)| chart_svg(i, chart, axis_max, step, &colour)).collect();
 
     let swatch = |style: &str| format!(r##"<svg class="key" viewBox="0 0 24 12" aria-hidden="true">{style}</svg>"##);
@@ -110,13 +110,12 @@ pub fn render(title: &str, estimates: &[Estimate], plans: &[PlanRow]) -> String 
         swatch(&format!(r##"<line x1="0" y1="6" x2="24" y2="6" stroke="{USABLE_COLOUR}" stroke-width="2" stroke-dasharray="5,3"/>"##))
     ));
     legend.push(format!(
-        r##"<li>{}{:.0} % of usable: the headroom MEM002 asks for, kept by the plan</li>"##,
-        swatch(&format!(r##"<line x1="0" y1="6" x2="24" y2="6" stroke="{HEADROOM_COLOUR}" stroke-width="1.5" stroke-dasharray="2,2"/>"##)),
-        HEADROOM_WARNING * 100.0
+        r##"<li>{}the band: what the card may hold, low to high end (the uncertainty measured for this kind of run, the allocator's reserve and the CUDA context included); the plan keeps the high end within usable memory</li>"##,
+        swatch(&format!(r##"<path d="M12,1 L12,11 M8,1 L16,1 M8,11 L16,11" stroke="{BAND_COLOUR}" stroke-width="2" fill="none"/>"##)),
     ));
     if any_oom {
         legend.push(format!(
-            r##"<li class="oom-key">{}out of memory: peak above usable memory (OOM)</li>"##,
+            r##"<li class="oom-key">{}out of memory: even the band's low end above usable memory (OOM)</li>"##,
             swatch(&format!(
                 r##"<rect width="24" height="12" fill="#fff" stroke="{OOM_COLOUR}" stroke-width="2"/><path d="M0,12 L12,0 M6,12 L18,0 M12,12 L24,0" stroke="{OOM_COLOUR}" stroke-width="2"/>"##
             ))
@@ -132,13 +131,19 @@ pub fn render(title: &str, estimates: &[Estimate], plans: &[PlanRow]) -> String 
                 _ => "none".to_owned(),
             };
             format!(
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.2}</td><td>{:.2}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.2}</td><td>{:.2}–{:.2}</td><td>{:.2}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
                 escape(&e.gpu),
                 escape(e.stage.as_deref().unwrap_or("–")),
                 e.micro_batch,
                 e.total_bytes / GIB,
+                e.low_bytes / GIB,
+                e.high_bytes / GIB,
                 e.usable_bytes / GIB,
-                if e.fits { "yes" } else { "<strong>no (OOM)</strong>" },
+                match e.verdict {
+                    Verdict::Fits => "yes",
+                    Verdict::MayNotFit => "<strong>may not</strong>",
+                    Verdict::DoesNotFit => "<strong>no (OOM)</strong>",
+                },
                 e.max_micro_batch.map_or("–".to_owned(), |m| m.to_string()),
                 p.max_with_headroom.map_or("–".to_owned(), |m| m.to_string()),
                 plan
@@ -190,13 +195,13 @@ h2{{font-size:1.05rem}}
 </style>
 </head><body>
 <h1>{t}</h1>
-<p>Estimated peak memory per curriculum stage and GPU target (trainlint {v}), at the config's micro batch. Under each bar: the config's micro batch (<em>config</em>), the micro batch × accumulation that <code>trainlint plan</code> picks (it keeps the effective batch and stays at or below {pct} % of usable memory, the headroom MEM002 asks for), and the largest micro batch that fits usable memory (<em>fits ≤</em>).</p>
+<p>Estimated peak memory per curriculum stage and GPU target (trainlint {v}), at the config's micro batch. Under each bar: the config's micro batch (<em>config</em>), the micro batch × accumulation that <code>trainlint plan</code> picks (it keeps the effective batch and the band's high end within usable memory), and the largest micro batch whose band's low end fits usable memory (<em>fits ≤</em>; above it, out of memory for sure).</p>
 <ul class="legend">{legend}</ul>
 <div class="charts">
 {svgs}</div>
 <div class="table"><table>
 <caption>The same numbers as the charts</caption>
-<thead><tr><th>GPU</th><th>stage</th><th>micro batch</th><th>peak (GiB)</th><th>usable (GiB)</th><th>fits</th><th>largest that fits</th><th>with {h:.0} % head­room</th><th>plan: micro × accum.</th></tr></thead>
+<thead><tr><th>GPU</th><th>stage</th><th>micro batch</th><th>peak (GiB)</th><th>band (GiB)</th><th>usable (GiB)</th><th>fits</th><th>largest that may fit</th><th>largest that surely fits</th><th>plan: micro × accum.</th></tr></thead>
 <tbody>
 {rows}</tbody></table></div>
 <h2>Why the plan stops where it does</h2>
@@ -206,8 +211,6 @@ h2{{font-size:1.05rem}}
 "##,
         t = escape(title),
         v = env!("CARGO_PKG_VERSION"),
-        pct = HEADROOM_WARNING * 100.0,
-        h = headroom_percent(),
         legend = legend.join(""),
     )
 }
@@ -238,10 +241,16 @@ fn chart_svg(index: usize, chart: &Chart, axis_max: f64, step: f64, colour: &dyn
         .iter()
         .map(|(e, p)| {
             format!(
-                "{}peak {}{}, {}",
+                "{}peak {} (band {} to {}){}, {}",
                 e.stage.as_ref().map(|s| format!("stage {s}: ")).unwrap_or_default(),
                 human_bytes(e.total_bytes),
-                if e.fits { "" } else { " (out of memory)" },
+                human_bytes(e.low_bytes),
+                human_bytes(e.high_bytes),
+                match e.verdict {
+                    Verdict::Fits => "",
+                    Verdict::MayNotFit => " (may not fit)",
+                    Verdict::DoesNotFit => " (out of memory)",
+                },
                 plan_text(p)
             )
         })
@@ -280,8 +289,7 @@ fn chart_svg(index: usize, chart: &Chart, axis_max: f64, step: f64, colour: &dyn
         TOP + PLOT_HEIGHT / 2.0
     ));
     // Bars and the labels under them.
-    let headroom = usable * HEADROOM_WARNING;
-    let lines = [y(capacity), y(usable), y(headroom)];
+    let lines = [y(capacity), y(usable)];
     // Value labels are drawn after the lines, with a white halo, so no line crosses them.
     let mut labels = String::new();
     for (i, (e, p)) in chart.bars.iter().enumerate() {
@@ -300,17 +308,31 @@ fn chart_svg(index: usize, chart: &Chart, axis_max: f64, step: f64, colour: &dyn
             stacked += c.bytes;
         }
         let top = y(e.total_bytes);
-        if !e.fits {
+        let oom = e.verdict == Verdict::DoesNotFit;
+        if oom {
             svg.push_str(&format!(
-                r##"<rect class="oom" x="{x:.1}" y="{top:.1}" width="{BAR}" height="{:.1}" fill="url(#{id}-oom)" stroke="{OOM_COLOUR}" stroke-width="2.5"><title>out of memory: {} peak above {} usable</title></rect>"##,
+                r##"<rect class="oom" x="{x:.1}" y="{top:.1}" width="{BAR}" height="{:.1}" fill="url(#{id}-oom)" stroke="{OOM_COLOUR}" stroke-width="2.5"><title>out of memory: at least {} above {} usable</title></rect>"##,
                 TOP + PLOT_HEIGHT - top,
-                human_bytes(e.total_bytes),
+                human_bytes(e.low_bytes),
                 human_bytes(e.usable_bytes)
             ));
         }
+        // The band: a whisker from the low to the high end, beside the bar's centre.
+        let (band_low, band_high) = (y(e.low_bytes), y(e.high_bytes));
+        svg.push_str(&format!(
+            r##"<path class="band" d="M{centre:.1},{band_low:.1} L{centre:.1},{band_high:.1} M{:.1},{band_low:.1} L{:.1},{band_low:.1} M{:.1},{band_high:.1} L{:.1},{band_high:.1}" stroke="{BAND_COLOUR}" stroke-width="2" fill="none"><title>band {} to {}: {}</title></path>"##,
+            centre - 6.0,
+            centre + 6.0,
+            centre - 6.0,
+            centre + 6.0,
+            human_bytes(e.low_bytes),
+            human_bytes(e.high_bytes),
+            escape(&e.band.describe())
+        ));
+        let top = top.min(band_high);
         // The value label sits above the bar, moved above any line it would touch.
         let mut label_y = top - 6.0;
-        let label_lines = if e.fits { 1.0 } else { 2.0 };
+        let label_lines = if e.verdict == Verdict::Fits { 1.0 } else { 2.0 };
         for _ in 0..lines.len() {
             for line in lines {
                 let (upper, lower) = (label_y - label_lines * LINE + 2.0, label_y + 4.0);
@@ -320,10 +342,11 @@ fn chart_svg(index: usize, chart: &Chart, axis_max: f64, step: f64, colour: &dyn
             }
         }
         labels.push_str(&format!(r##"<text class="value halo" x="{centre:.1}" y="{label_y:.1}" text-anchor="middle">{}</text>"##, gib(e.total_bytes)));
-        if !e.fits {
+        if e.verdict != Verdict::Fits {
             labels.push_str(&format!(
-                r##"<text class="oom-label halo" x="{centre:.1}" y="{:.1}" text-anchor="middle" font-weight="700" fill="{OOM_COLOUR}">OOM</text>"##,
-                label_y - LINE
+                r##"<text class="oom-label halo" x="{centre:.1}" y="{:.1}" text-anchor="middle" font-weight="700" fill="{OOM_COLOUR}">{}</text>"##,
+                label_y - LINE,
+                if oom { "OOM" } else { "may not fit" }
             ));
         }
         let base = TOP + PLOT_HEIGHT + LINE;
@@ -354,11 +377,10 @@ fn chart_svg(index: usize, chart: &Chart, axis_max: f64, step: f64, colour: &dyn
             }
         }
     }
-    // Capacity, usable and headroom lines across the plot, labelled in the right margin.
+    // Capacity and usable lines across the plot, labelled in the right margin.
     let specs = [
         ("capacity", format!("capacity {}", gib(capacity)), capacity, CAPACITY_COLOUR, "", 2.0),
         ("usable", format!("usable {}", gib(usable)), usable, USABLE_COLOUR, r##" stroke-dasharray="6,3""##, 2.0),
-        ("headroom", format!("{:.0} % of usable", HEADROOM_WARNING * 100.0), headroom, HEADROOM_COLOUR, r##" stroke-dasharray="2,2""##, 1.5),
     ];
     let placed = spread(&specs.iter().map(|s| y(s.2) + 4.0).collect::<Vec<_>>(), LINE - 1.0);
     for ((class, text, bytes, stroke, dash, width), label_y) in specs.iter().zip(placed) {

@@ -10,7 +10,7 @@ use crate::diagnostic::rule::FixAvailability;
 use crate::diagnostic::{Applicability, Diagnostic, Edit, RuleMeta, Severity};
 use crate::estimate::calibration::Calibration;
 use crate::estimate::plan::PlanRow;
-use crate::estimate::{Estimate, HEADROOM_WARNING, Phase, SolvedInput};
+use crate::estimate::{Band, Estimate, Phase, SolvedInput, Verdict};
 use crate::resolve::ResolvedConfig;
 use crate::resolve::batch::BatchView;
 use crate::schema::GpuTarget;
@@ -344,24 +344,34 @@ pub struct EstimateOutput {
     #[schemars(range(min = 1))]
     pub micro_batch: u64,
     pub components: Vec<ComponentOutput>,
-    /// The peak: the sum of the components.
+    /// The estimate: the sum of the components (live tensors and CUDA context).
     pub total_bytes: i64,
+    /// The lowest the card may hold: the band's low end (measured uncertainty for this kind
+    /// of run, the caching allocator's reserve and the CUDA context included).
+    pub low_bytes: i64,
+    /// The most the card may hold: the band's high end.
+    pub high_bytes: i64,
+    /// Where the band comes from: the kind of run and the accuracy-table cell measured for it.
+    pub band: Band,
+    /// `fits` (the high end fits usable memory), `may-not-fit` (the band straddles it: MEM002)
+    /// or `does-not-fit` (even the low end exceeds it: MEM001).
+    pub verdict: Verdict,
     /// The GPU's memory.
     pub capacity_bytes: u64,
     /// `capacity_bytes` × `safety_margin`.
     pub usable_bytes: u64,
-    /// The share of the GPU's memory a run may use.
+    /// The share of the GPU's memory a run may use (1 unless set: the band is the margin).
     #[schemars(extend("exclusiveMinimum" = 0), range(max = 1))]
     pub safety_margin: f64,
-    /// `total_bytes` ≤ `usable_bytes`.
+    /// `high_bytes` ≤ `usable_bytes`.
     pub fits: bool,
-    /// The largest micro batch whose peak fits usable memory (MEM001's limit); null when none fits or the activations are not modelled.
+    /// The largest micro batch whose band's low end fits usable memory (beyond it, MEM001); null when none fits or the activations are not modelled.
     #[schemars(range(min = 1))]
     pub max_micro_batch: Option<u64>,
-    /// The share of usable memory the plan stays under (MEM002's threshold).
+    /// Deprecated, always 1: the band's high end replaced the flat 90 % threshold.
     #[schemars(extend("exclusiveMinimum" = 0), range(max = 1))]
     pub headroom_threshold: f64,
-    /// The largest micro batch whose peak is at most `headroom_threshold` × `usable_bytes`.
+    /// The largest micro batch whose band's high end fits usable memory (beyond it, MEM002; what `plan` chooses from).
     #[schemars(range(min = 1))]
     pub max_micro_batch_with_headroom: Option<u64>,
     pub plan: PlanSummary,
@@ -429,12 +439,16 @@ pub fn estimates(estimates: &[Estimate], plans: &[PlanRow]) -> String {
             micro_batch: e.micro_batch,
             components: component_rows(&e.components),
             total_bytes: e.total_bytes.round() as i64,
+            low_bytes: e.low_bytes.round() as i64,
+            high_bytes: e.high_bytes.round() as i64,
+            band: e.band.clone(),
+            verdict: e.verdict,
             capacity_bytes: e.capacity_bytes as u64,
             usable_bytes: e.usable_bytes.round() as u64,
             safety_margin: e.safety_margin,
             fits: e.fits,
             max_micro_batch: e.max_micro_batch,
-            headroom_threshold: HEADROOM_WARNING,
+            headroom_threshold: 1.0,
             max_micro_batch_with_headroom: p.max_with_headroom,
             plan: PlanSummary {
                 micro_batch: p.micro_batch,
@@ -469,16 +483,18 @@ pub struct Plan {
     pub micro_batch: Option<u64>,
     pub accumulation: Option<u64>,
     pub effective_batch: Option<u64>,
-    /// The peak at `micro_batch`.
+    /// The estimate at `micro_batch` (live tensors and CUDA context).
     pub peak_bytes: Option<i64>,
+    /// The band's high end at `micro_batch`: what the card may hold (at most `usable_bytes`).
+    pub high_bytes: Option<i64>,
     pub usable_bytes: u64,
     pub capacity_bytes: u64,
     /// `peak_bytes` ÷ `usable_bytes`.
     pub utilisation: Option<f64>,
     pub fits: bool,
-    /// The largest micro batch whose peak fits usable memory (what `estimate` reports).
+    /// The largest micro batch whose band's low end fits usable memory (what `estimate` reports; beyond it, MEM001).
     pub max_micro_batch: Option<u64>,
-    /// The largest micro batch that keeps MEM002's headroom.
+    /// The largest micro batch whose band's high end fits usable memory (beyond it, MEM002).
     pub max_micro_batch_with_headroom: Option<u64>,
     /// Why there is no plan, when there is none.
     pub reason: Option<String>,
@@ -498,6 +514,7 @@ pub fn plans(rows: &[PlanRow]) -> String {
             accumulation: r.accumulation,
             effective_batch: r.effective_batch,
             peak_bytes: r.peak_bytes.map(|p| p.round() as i64),
+            high_bytes: r.high_bytes.map(|p| p.round() as i64),
             usable_bytes: r.usable_bytes.round() as u64,
             capacity_bytes: r.capacity_bytes as u64,
             utilisation: r.utilisation,

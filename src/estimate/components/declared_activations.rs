@@ -7,6 +7,10 @@ use crate::estimate::{NotEstimable, expr};
 pub struct DeclaredActivations;
 
 impl MemoryComponent for DeclaredActivations {
+    fn declared(&self) -> bool {
+        true
+    }
+
     fn id(&self) -> &'static str {
         "declared-activations"
     }

@@ -56,6 +56,11 @@ pub trait MemoryComponent: Sync {
     fn covers_activations(&self) -> bool {
         false
     }
+    /// Whether its rows are the user's own numbers (declared sizes and terms), taken as
+    /// stated: the band measured for the formula's rows (`estimate::band`) does not widen them.
+    fn declared(&self) -> bool {
+        false
+    }
     /// The rows it adds for this run; none when it does not apply. What it had
     /// to assume or leave out goes into `notes`.
     fn terms(&self, run: &Run, notes: &mut Vec<String>) -> Result<Vec<Term>, NotEstimable>;

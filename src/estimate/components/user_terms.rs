@@ -10,6 +10,10 @@ use crate::schema::Role;
 pub struct UserTerms;
 
 impl MemoryComponent for UserTerms {
+    fn declared(&self) -> bool {
+        true
+    }
+
     fn id(&self) -> &'static str {
         "user-terms"
     }

@@ -1,22 +1,27 @@
 use super::{at, biggest};
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::estimate::{Estimate, HEADROOM_WARNING, human_bytes};
+use crate::estimate::plan::PlanRow;
+use crate::estimate::{Estimate, human_bytes};
 use crate::resolve::ResolvedConfig;
 
 declare_rule! {
     /// ## What it does
-    /// Reports an estimated peak that fits the usable memory (capacity × safety
-    /// margin) but comes within 10 % of it.
+    /// Reports an estimate whose band straddles the usable memory: the run may
+    /// fit or may not. The band is the uncertainty measured for this kind of
+    /// run (method × sharding × framework) on the accuracy table in the book's
+    /// memory chapter, applied to the live tensors, with PyTorch's caching
+    /// allocator reserve and the CUDA context added.
     ///
     /// ## Why is this bad?
-    /// The memory model aims at ±10 % accuracy; within 10 % of the limit an
-    /// underestimate, a longer batch or allocator fragmentation turns into an
-    /// out-of-memory error late in a run.
+    /// Runs of this kind have measured peaks up to the band's high end for the
+    /// same estimate; a run that needs that much dies with "CUDA out of memory",
+    /// often hours in, when the longest batch arrives.
     ///
     /// ## Example
-    /// 24 × 800 MiB of activations and 1000 MiB of CUDA context: 19.7 GiB, on
-    /// an RTX 4090 with 20.4 GiB usable.
+    /// 24 × 800 MiB of activations and 1000 MiB of CUDA context: 19.7 GiB of
+    /// estimate; with the allocator's reserve and the band, up to 22.5 GiB, on
+    /// an RTX 4090 with 24.0 GiB.
     /// ```yaml
     /// trainlint: 1
     /// batch: {micro_batch: 24, accumulation: 4}
@@ -27,7 +32,8 @@ declare_rule! {
     ///
     /// Use instead: a smaller micro batch with the accumulation that keeps the
     /// effective batch (`trainlint plan`), or calibrate the estimate with a
-    /// measured peak (`[[calibration]]` in the manifest).
+    /// measured peak (`[[calibration]]` in the manifest), which narrows the band
+    /// to the fit's residual.
     /// ```yaml
     /// trainlint: 1
     /// batch: {micro_batch: 12, accumulation: 8}
@@ -37,7 +43,7 @@ declare_rule! {
     /// ```
     ///
     /// ## Fix safety
-    /// There is no fix: whether to trade speed for headroom is a choice.
+    /// There is no fix: whether to trade speed for certainty is a choice.
     pub struct LowMemoryHeadroom {
         name: "low-memory-headroom",
         severity: Warning,
@@ -49,23 +55,31 @@ declare_rule! {
     }
 }
 
-pub fn diagnostic(resolved: &ResolvedConfig, estimate: &Estimate) -> Diagnostic {
-    let share = estimate.total_bytes / estimate.usable_bytes * 100.0;
+pub fn diagnostic(resolved: &ResolvedConfig, estimate: &Estimate, row: &PlanRow) -> Diagnostic {
     let stage = resolved.stage.as_ref().map(|s| format!(" (stage `{s}`)")).unwrap_or_default();
+    let help = match (row.micro_batch, row.accumulation) {
+        (Some(micro), Some(accumulation)) if row.fits && micro < estimate.micro_batch => format!(
+            "micro batch {micro} with accumulation {accumulation} fits even at the band's high end ({}); or calibrate with a measured peak (`[[calibration]]`), which narrows the band",
+            row.high_bytes.map(human_bytes).unwrap_or_default()
+        ),
+        _ => "use a smaller micro batch with the accumulation that keeps the effective batch (`trainlint plan`), or calibrate with a measured peak (`[[calibration]]`), which narrows the band".to_owned(),
+    };
     at(
         LowMemoryHeadroom,
         resolved,
         None,
         Some(&estimate.gpu),
         format!(
-            "estimated peak {} is {share:.0} % of usable {} on {}{stage}: {}",
+            "may not fit: estimated peak {} ({} to {} on the card) straddles usable {} on {}{stage}: {}",
             human_bytes(estimate.total_bytes),
+            human_bytes(estimate.low_bytes),
+            human_bytes(estimate.high_bytes),
             human_bytes(estimate.usable_bytes),
             estimate.gpu,
             biggest(estimate, 3)
         ),
     )
-    .with_label(format!("{share:.0} % of usable memory"))
-    .with_note(format!("above {:.0} % of usable memory, a 10 % underestimate runs out of memory", HEADROOM_WARNING * 100.0))
-    .with_help("use a smaller micro batch with the accumulation that keeps the effective batch (`trainlint plan`), or calibrate with a measured peak")
+    .with_label(format!("up to {} > {} usable", human_bytes(estimate.high_bytes), human_bytes(estimate.usable_bytes)))
+    .with_note(format!("band {}", estimate.band.describe()))
+    .with_help(help)
 }

@@ -1,5 +1,7 @@
-//! MEM rules: the estimated peak of each config, stage and GPU target against
-//! the GPU's usable memory (capacity × safety margin).
+//! MEM rules: the estimated peak of each config, stage and GPU target, with the
+//! band measured for its kind of run (`estimate::band`), against the GPU's usable
+//! memory (capacity × `safety-margin`, 1 unless set): MEM001 when even the band's low
+//! end exceeds it, MEM002 when the band straddles it.
 
 pub mod low_memory_headroom;
 pub mod memory_not_estimated;
@@ -60,7 +62,11 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &Settin
                     Err(solve::Unsolved::FitsNowhere(solved)) => {
                         let estimate = estimate::estimate(&solved.model, &solved.resolved, gpu, settings.safety_margin(), micro);
                         let row = plan::plan(&solved.model, &solved.resolved, gpu, settings.safety_margin());
-                        let mut diagnostic = out_of_memory::diagnostic(&solved.resolved, &solved.model, &estimate, &row, settings, &[&gpu.id]);
+                        let mut diagnostic = if estimate.verdict == estimate::Verdict::DoesNotFit {
+                            out_of_memory::diagnostic(&solved.resolved, &solved.model, &estimate, &row, settings, &[&gpu.id])
+                        } else {
+                            low_memory_headroom::diagnostic(&solved.resolved, &estimate, &row)
+                        };
                         diagnostic.message.push_str(&format!(
                             " even sharded over {} GPUs (the world is the launcher's; what each GPU keeps unsharded does not fit)",
                             crate::model::thousands(solve::MAX_WORLD)
@@ -104,7 +110,7 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &Settin
     let names: Vec<&str> = planned.iter().map(|(_, estimate, _)| estimate.gpu.as_str()).collect();
     for (model, estimate, row) in &planned {
         let row = &for_every_target(model, row, common, resolved.batch.world_size.unwrap_or(1));
-        if !estimate.fits {
+        if estimate.verdict == estimate::Verdict::DoesNotFit {
             checker.report(out_of_memory::diagnostic(resolved, model, estimate, row, settings, &names));
         } else if !model.activations_modelled && model.calibration().is_none() {
             // The model states fit, but nothing gives the activations (no sequence length):
@@ -125,9 +131,9 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &Settin
                 checker.report(memory_not_estimated::diagnostic(resolved, &reason));
                 reported_unknown = true;
             }
-        } else if estimate.total_bytes > estimate::HEADROOM_WARNING * estimate.usable_bytes {
-            checker.report(low_memory_headroom::diagnostic(resolved, estimate));
-        } else if estimate.total_bytes < 0.5 * estimate.usable_bytes
+        } else if estimate.verdict == estimate::Verdict::MayNotFit {
+            checker.report(low_memory_headroom::diagnostic(resolved, estimate, row));
+        } else if estimate.high_bytes < 0.5 * estimate.usable_bytes
             && (model.activations_complete || model.calibration().is_some())
             && let Some(better) = row.micro_batch.filter(|m| *m > micro && row.fits)
         {
@@ -150,6 +156,7 @@ fn for_every_target(model: &MemoryModel, row: &plan::PlanRow, common: Option<u64
         // (`plan::plan`): common × world divides the target.
         row.accumulation = common.checked_mul(world).filter(|step| *step > 0).map(|step| target / step);
         row.peak_bytes = Some(peak);
+        row.high_bytes = Some(model.high(common));
         row.utilisation = Some(peak / row.capacity_bytes);
     }
     row

@@ -10,10 +10,15 @@ use crate::settings::Settings;
 declare_rule! {
     /// ## What it does
     /// Estimates the peak GPU memory of a config, per curriculum stage and per
-    /// GPU target, and reports when it exceeds the usable memory: the GPU's
-    /// capacity (as nvidia-smi reports it) × the safety margin (`safety-margin`,
-    /// default 0.85). The message names the total, the usable memory and the
-    /// three biggest components; `trainlint estimate` prints the whole table.
+    /// GPU target, with the uncertainty measured for its kind of run (method ×
+    /// sharding × framework: the band, from the accuracy table in the book's
+    /// memory chapter), and reports when even the band's low end exceeds the
+    /// usable memory: the GPU's capacity (as nvidia-smi reports it) × the safety
+    /// margin (`safety-margin`, 1 unless set). The band is of what the card
+    /// holds: the live tensors, PyTorch's caching-allocator reserve and the CUDA
+    /// context. The message names the band, the usable memory and the three
+    /// biggest components; `trainlint estimate` prints the whole table. A band
+    /// that straddles usable memory is MEM002, not this error.
     ///
     /// ## Why is this bad?
     /// The run dies with "CUDA out of memory" after it has waited for its GPU,
@@ -64,18 +69,21 @@ declare_rule! {
 pub fn diagnostic(resolved: &ResolvedConfig, model: &MemoryModel, estimate: &Estimate, row: &PlanRow, settings: &Settings, names: &[&str]) -> Diagnostic {
     let stage = resolved.stage.as_ref().map(|s| format!(" (stage `{s}`)")).unwrap_or_default();
     let message = format!(
-        "estimated peak {} exceeds usable {} on {}{stage}: {}",
+        "estimated peak {} ({} to {} on the card) exceeds usable {} on {}{stage}: {}",
         human_bytes(estimate.total_bytes),
+        human_bytes(estimate.low_bytes),
+        human_bytes(estimate.high_bytes),
         human_bytes(estimate.usable_bytes),
         estimate.gpu,
         biggest(estimate, 3)
     );
     let mut diagnostic = at(OutOfMemory, resolved, Some(model), Some(&estimate.gpu), message)
-        .with_label(format!("{} > {} usable", human_bytes(estimate.total_bytes), human_bytes(estimate.usable_bytes)))
+        .with_label(format!("at least {} > {} usable", human_bytes(estimate.low_bytes), human_bytes(estimate.usable_bytes)))
         .with_note(format!(
-            "usable = {} capacity × {} safety margin; the run would fail with CUDA out of memory",
+            "even the band's low end exceeds usable memory ({} capacity × {} safety margin): the run would fail with CUDA out of memory; band {}",
             human_bytes(estimate.capacity_bytes),
-            estimate.safety_margin
+            estimate.safety_margin,
+            estimate.band.describe()
         ));
     let last_resorts: Vec<String> = model.dependencies().into_iter().filter(|name| direction(settings, name).is_some()).collect();
     let last_resort_text = if last_resorts.is_empty() {

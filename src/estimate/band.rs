@@ -1,0 +1,329 @@
+//! The uncertainty of an estimate: a band measured from the accuracy table for its
+//! kind of run (method × sharding × framework), not a flat margin.
+//!
+//! `data/uncertainty.json` is written by a test (`tests/accuracy.rs`
+//! `bands_are_computed_from_the_accuracy_table`, `TRAINLINT_WRITE_BANDS=1`) from the
+//! ratios estimate ÷ measured of every published and measured peak the binary
+//! estimates, grouped by the kind this module gives each run; the test fails when the
+//! file is not what the table gives, so a change to a component that moves the ratios
+//! moves the bands, or the test says so. A run's band is the most specific cell with
+//! at least `min_rows` rows: its own (method, sharding, framework), else (method,
+//! sharding) over every framework, else the method's, else every row's.
+//!
+//! A cell's band is the measured extremes: with r = estimate ÷ measured over its rows,
+//! the peak lies between estimate ÷ max r and estimate ÷ min r, widened to contain the
+//! estimate itself. It is applied to the live tensors (the estimate without the CUDA
+//! context), then the caching allocator's reserve and the context are added: the band
+//! is of what the card must hold.
+
+use super::components::Run;
+use crate::schema::typed::{ActivationCheckpointing, Adapter, Quantization};
+use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
+
+/// `max_memory_reserved` ÷ `max_memory_allocated`, the caching allocator's reserve beyond
+/// the live tensors, measured on our 36 H200 setups (`data/measured_h200.json`): median
+/// 1.17 with activation checkpointing (the recomputed layers' blocks interleave with the
+/// gradients'), 1.05 without.
+pub const RESERVE_CHECKPOINTED: f64 = 1.17;
+pub const RESERVE_PLAIN: f64 = 1.05;
+
+/// The fewest rows a cell needs to give a band: with fewer, the pooled cell above it is used.
+pub const MIN_ROWS: usize = 3;
+
+/// What is trained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// Every parameter (and partial training with a stated share).
+    Full,
+    /// Adapters (LoRA, DoRA, OFT) on a 16-bit base.
+    Lora,
+    /// Adapters on a k-bit quantized base.
+    Qlora,
+}
+
+/// How the model states are split over the data-parallel world.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Sharding {
+    None,
+    /// DeepSpeed ZeRO (any stage) or a ZeRO-2-like FSDP strategy.
+    Zero,
+    /// FSDP full sharding.
+    Fsdp,
+}
+
+/// The kind of run a band is measured for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Kind {
+    pub method: Method,
+    pub sharding: Sharding,
+    /// The dialect trainlint read the config as (`litgpt`, `axolotl`, `native`, ...).
+    pub framework: String,
+}
+
+impl Kind {
+    pub fn of(run: &Run) -> Kind {
+        let quantized = run.resolved.typed::<Quantization>().is_some();
+        let method = match run.resolved.typed::<Adapter>() {
+            Some(Adapter::Qlora) => Method::Qlora,
+            Some(Adapter::Lora | Adapter::Dora | Adapter::Oft) if quantized => Method::Qlora,
+            Some(Adapter::Lora | Adapter::Dora | Adapter::Oft) => Method::Lora,
+            _ => Method::Full,
+        };
+        let sharding = if run.fsdp {
+            Sharding::Fsdp
+        } else if run.zero_stage >= 1 {
+            Sharding::Zero
+        } else {
+            Sharding::None
+        };
+        Kind { method, sharding, framework: run.resolved.detection.dialect.name().to_owned() }
+    }
+
+    /// "lora · fsdp · axolotl".
+    pub fn describe(&self) -> String {
+        format!("{} · {} · {}", name(&self.method), name(&self.sharding), self.framework)
+    }
+}
+
+fn name<T: Serialize>(value: &T) -> String {
+    serde_json::to_value(value).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+}
+
+/// One cell of the measured table. `framework` and `sharding` are absent in pooled cells.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+pub struct Cell {
+    pub method: Option<Method>,
+    pub sharding: Option<Sharding>,
+    pub framework: Option<String>,
+    pub rows: usize,
+    /// Smallest and largest estimate ÷ measured over the cell's rows.
+    pub ratio_min: f64,
+    pub ratio_max: f64,
+}
+
+/// `data/uncertainty.json`.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+pub struct Table {
+    /// What made the file, and from which rows.
+    pub source: String,
+    /// The fewest rows a cell needs to be used.
+    pub min_rows: usize,
+    pub cells: Vec<Cell>,
+}
+
+/// The table compiled into the binary.
+pub fn table() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    TABLE.get_or_init(|| serde_json::from_str(include_str!("../../data/uncertainty.json")).expect("data/uncertainty.json is checked by tests/accuracy.rs"))
+}
+
+/// The band of one run: which cell gave it, and the factors on the live tensors.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct Band {
+    pub kind: Kind,
+    /// The cell used: the kind itself, or the pooled cell it fell back to ("lora · any sharding · any framework").
+    pub measured_on: String,
+    /// Rows of the accuracy table in that cell.
+    pub rows: usize,
+    /// The peak's lowest and highest multiple of the estimate's live tensors (1 ÷ the cell's largest and smallest ratio).
+    pub low_factor: f64,
+    pub high_factor: f64,
+    /// The caching allocator's reserve, as a multiple of the live tensors.
+    pub reserve: f64,
+    /// Measured peaks of this run (`[[calibration]]`) gave the band instead: the fit's
+    /// largest residual either side of it, in bytes.
+    pub calibrated_residual_bytes: Option<f64>,
+}
+
+impl Band {
+    pub fn of(run: &Run) -> Band {
+        let kind = Kind::of(run);
+        let checkpointed = run.resolved.typed::<ActivationCheckpointing>().is_some_and(|c| c != ActivationCheckpointing::None);
+        let reserve = if checkpointed { RESERVE_CHECKPOINTED } else { RESERVE_PLAIN };
+        let table = table();
+        let fits = |cell: &&Cell| cell.rows >= table.min_rows;
+        let levels: [&dyn Fn(&Cell) -> bool; 4] = [
+            &|c| c.method == Some(kind.method) && c.sharding == Some(kind.sharding) && c.framework.as_deref() == Some(kind.framework.as_str()),
+            &|c| c.method == Some(kind.method) && c.sharding == Some(kind.sharding) && c.framework.is_none(),
+            &|c| c.method == Some(kind.method) && c.sharding.is_none() && c.framework.is_none(),
+            &|c| c.method.is_none() && c.sharding.is_none() && c.framework.is_none(),
+        ];
+        let cell = levels.iter().find_map(|level| table.cells.iter().filter(fits).find(|c| level(c)));
+        match cell {
+            Some(cell) => Band {
+                measured_on: describe_cell(cell),
+                rows: cell.rows,
+                low_factor: (1.0 / cell.ratio_max).min(1.0),
+                high_factor: (1.0 / cell.ratio_min).max(1.0),
+                reserve,
+                calibrated_residual_bytes: None,
+                kind,
+            },
+            // Only an empty table has no pooled cell: no band, the estimate alone.
+            None => Band { measured_on: "no measured rows".into(), rows: 0, low_factor: 1.0, high_factor: 1.0, reserve, calibrated_residual_bytes: None, kind },
+        }
+    }
+
+    /// The band of a run whose own measured peaks (as nvidia-smi shows them) were fitted:
+    /// the fit's largest residual either side, no reserve (the measurement includes it).
+    pub fn calibrated(mut self, residual: f64) -> Band {
+        self.measured_on = "this run's measured peaks ([[calibration]])".into();
+        self.low_factor = 1.0;
+        self.high_factor = 1.0;
+        self.reserve = 1.0;
+        self.calibrated_residual_bytes = Some(residual.max(0.0));
+        self
+    }
+
+    /// What the card holds for a run whose estimate is `total` bytes, `context` of them the
+    /// CUDA context and `declared` the user's own sizes (taken as stated), at a factor of the
+    /// computed live tensors.
+    fn device(&self, total: f64, context: f64, declared: f64, factor: f64) -> f64 {
+        let computed = (total - context - declared).max(0.0);
+        (computed * factor + declared.max(0.0)) * self.reserve + context
+    }
+
+    pub fn low(&self, total: f64, context: f64, declared: f64) -> f64 {
+        match self.calibrated_residual_bytes {
+            Some(residual) => (total - residual).max(0.0),
+            None => self.device(total, context, declared, self.low_factor),
+        }
+    }
+
+    pub fn high(&self, total: f64, context: f64, declared: f64) -> f64 {
+        match self.calibrated_residual_bytes {
+            Some(residual) => total + residual,
+            None => self.device(total, context, declared, self.high_factor),
+        }
+    }
+
+    /// "lora · none · litgpt: −8 % to +21 % of the computed tensors (measured on 12 runs of this kind), then ×1.05 allocator reserve and the CUDA context".
+    pub fn describe(&self) -> String {
+        if let Some(residual) = self.calibrated_residual_bytes {
+            return format!("{}: ± {} (the fit of this run's measured peaks, [[calibration]])", self.kind.describe(), super::human_bytes(residual));
+        }
+        let percent = |factor: f64| {
+            let p = ((factor - 1.0) * 100.0).round();
+            if p < 0.0 { format!("\u{2212}{:.0} %", -p) } else { format!("+{p:.0} %") }
+        };
+        let runs = if self.rows == 1 { "1 run".to_owned() } else { format!("{} runs", self.rows) };
+        let cell = if self.measured_on == format!("measured on {}", self.kind.describe()) {
+            format!("measured on {runs} of this kind")
+        } else {
+            format!("{} {runs} ({})", self.measured_on, "too few of this kind")
+        };
+        format!(
+            "{}: {} to {} of the computed tensors ({cell}), then ×{} allocator reserve and the CUDA context",
+            self.kind.describe(),
+            percent(self.low_factor),
+            percent(self.high_factor),
+            self.reserve
+        )
+    }
+}
+
+/// "measured on lora · none · litgpt" / "measured on lora · any sharding · any framework".
+fn describe_cell(cell: &Cell) -> String {
+    format!(
+        "measured on {} · {} · {}",
+        cell.method.as_ref().map(name).unwrap_or_else(|| "any method".into()),
+        cell.sharding.as_ref().map(name).unwrap_or_else(|| "any sharding".into()),
+        cell.framework.clone().unwrap_or_else(|| "any framework".into())
+    )
+}
+
+/// The table the accuracy rows give: every (method, sharding, framework) cell and the
+/// pooled ones, with their extreme ratios. `rows` are (kind, ratio) of the rows the
+/// binary estimated; the test that writes `data/uncertainty.json` calls it.
+pub fn measure(rows: &[(Kind, f64)], min_rows: usize, source: &str) -> Table {
+    use std::collections::BTreeMap;
+    let mut groups: BTreeMap<(String, String, String), (Option<Method>, Option<Sharding>, Option<String>, Vec<f64>)> = BTreeMap::new();
+    for (kind, ratio) in rows {
+        if !ratio.is_finite() || *ratio <= 0.0 {
+            continue;
+        }
+        let keys = [
+            (Some(kind.method), Some(kind.sharding), Some(kind.framework.clone())),
+            (Some(kind.method), Some(kind.sharding), None),
+            (Some(kind.method), None, None),
+            (None, None, None),
+        ];
+        for (method, sharding, framework) in keys {
+            let key = (
+                method.as_ref().map(name).unwrap_or_default(),
+                sharding.as_ref().map(name).unwrap_or_default(),
+                framework.clone().unwrap_or_default(),
+            );
+            groups.entry(key).or_insert_with(|| (method, sharding, framework, Vec::new())).3.push(*ratio);
+        }
+    }
+    let round = |x: f64| (x * 1000.0).round() / 1000.0;
+    let cells = groups
+        .into_values()
+        .map(|(method, sharding, framework, ratios)| Cell {
+            method,
+            sharding,
+            framework,
+            rows: ratios.len(),
+            ratio_min: round(ratios.iter().copied().fold(f64::INFINITY, f64::min)),
+            ratio_max: round(ratios.iter().copied().fold(0.0, f64::max)),
+        })
+        .collect();
+    Table { source: source.to_owned(), min_rows, cells }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(method: Method, framework: &str) -> Kind {
+        Kind { method, sharding: Sharding::None, framework: framework.into() }
+    }
+
+    #[test]
+    fn a_cell_is_the_extremes_of_its_rows_and_pooled_cells_hold_every_row() {
+        let rows = [(kind(Method::Lora, "litgpt"), 0.8), (kind(Method::Lora, "litgpt"), 1.1), (kind(Method::Full, "native"), 1.0)];
+        let table = measure(&rows, 2, "test");
+        let litgpt = table.cells.iter().find(|c| c.framework.as_deref() == Some("litgpt")).unwrap();
+        assert_eq!((litgpt.rows, litgpt.ratio_min, litgpt.ratio_max), (2, 0.8, 1.1));
+        let all = table.cells.iter().find(|c| c.method.is_none()).unwrap();
+        assert_eq!((all.rows, all.ratio_min, all.ratio_max), (3, 0.8, 1.1));
+    }
+
+    #[test]
+    fn the_band_is_of_the_live_tensors_then_the_reserve_and_the_context() {
+        let band = Band {
+            kind: kind(Method::Lora, "litgpt"),
+            measured_on: String::new(),
+            rows: 4,
+            low_factor: 0.9,
+            high_factor: 1.25,
+            reserve: 1.05,
+            calibrated_residual_bytes: None,
+        };
+        // 11 GiB of which 1 GiB context: 10 GiB of tensors.
+        let gib = 1024.0 * 1024.0 * 1024.0;
+        assert!((band.low(11.0 * gib, gib, 0.0) / gib - (10.0 * 1.05 * 0.9 + 1.0)).abs() < 1e-9);
+        assert!((band.high(11.0 * gib, gib, 0.0) / gib - (10.0 * 1.05 * 1.25 + 1.0)).abs() < 1e-9);
+        // 4 GiB of them declared by the user: taken as stated, only the reserve added.
+        assert!((band.high(11.0 * gib, gib, 4.0 * gib) / gib - ((6.0 * 1.25 + 4.0) * 1.05 + 1.0)).abs() < 1e-9);
+        let measured = band.calibrated(0.5 * gib);
+        assert!((measured.high(10.0 * gib, gib, 0.0) / gib - 10.5).abs() < 1e-9);
+        assert!((measured.low(10.0 * gib, gib, 0.0) / gib - 9.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_compiled_table_has_a_pooled_cell_for_every_method() {
+        let table = table();
+        for method in [Method::Full, Method::Lora, Method::Qlora] {
+            assert!(
+                table.cells.iter().any(|c| c.method == Some(method) && c.sharding.is_none() && c.rows >= table.min_rows),
+                "no pooled {method:?} cell with ≥ {} rows",
+                table.min_rows
+            );
+        }
+    }
+}
