@@ -1,20 +1,22 @@
 //! The uncertainty of an estimate: a band measured from the accuracy table for its
 //! kind of run (method × sharding × framework), not a flat margin.
 //!
-//! `data/uncertainty.json` is written by a test (`tests/accuracy.rs`
-//! `bands_are_computed_from_the_accuracy_table`, `TRAINLINT_WRITE_BANDS=1`) from the
-//! ratios estimate ÷ measured of every published and measured peak the binary
-//! estimates, grouped by the kind this module gives each run; the test fails when the
-//! file is not what the table gives, so a change to a component that moves the ratios
-//! moves the bands, or the test says so. A run's band is the most specific cell with
-//! at least `min_rows` rows: its own (method, sharding, framework), else (method,
-//! sharding) over every framework, else the method's, else every row's.
+//! An estimate has three parts: the model states (weights, gradients, optimizer states:
+//! parameters × bytes, as exact as the parameter count) and the user's declared sizes,
+//! taken as they are; the rows trainlint computes (activations, logits, workspaces), where
+//! its errors are; and the CUDA context. For every published or measured peak the binary
+//! estimates, the test that writes `data/uncertainty.json` (`tests/accuracy.rs`
+//! `bands_are_computed_from_the_accuracy_table`, `TRAINLINT_WRITE_BANDS=1`) takes the
+//! factor f = (measured tensors − model states) ÷ computed rows, like for like, and keeps
+//! per kind of run its smallest and largest f. The test fails when the file is not what the
+//! table gives, so a change to a component that moves an estimate moves the bands, or the
+//! test says so. A run's band is the most specific cell with at least `MIN_ROWS` rows: its
+//! own (method, sharding, framework), else (method, sharding) over every framework, else
+//! the method's, else every row's.
 //!
-//! A cell's band is the measured extremes: with r = estimate ÷ measured over its rows,
-//! the peak lies between estimate ÷ max r and estimate ÷ min r, widened to contain the
-//! estimate itself. It is applied to the live tensors (the estimate without the CUDA
-//! context), then the caching allocator's reserve and the context are added: the band
-//! is of what the card must hold.
+//! The card then holds (model states + f × computed rows) × the caching allocator's
+//! reserve + the CUDA context, for f from the cell's smallest to its largest (widened to
+//! contain 1, the estimate itself).
 
 use super::components::Run;
 use crate::schema::typed::{ActivationCheckpointing, Adapter, Quantization};
@@ -99,9 +101,9 @@ pub struct Cell {
     pub sharding: Option<Sharding>,
     pub framework: Option<String>,
     pub rows: usize,
-    /// Smallest and largest estimate ÷ measured over the cell's rows.
-    pub ratio_min: f64,
-    pub ratio_max: f64,
+    /// Smallest and largest (measured tensors − model states) ÷ computed rows over the cell's rows.
+    pub factor_min: f64,
+    pub factor_max: f64,
 }
 
 /// `data/uncertainty.json`.
@@ -120,7 +122,7 @@ pub fn table() -> &'static Table {
     TABLE.get_or_init(|| serde_json::from_str(include_str!("../../data/uncertainty.json")).expect("data/uncertainty.json is checked by tests/accuracy.rs"))
 }
 
-/// The band of one run: which cell gave it, and the factors on the live tensors.
+/// The band of one run: which cell gave it, and the factors on the computed rows.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Band {
     pub kind: Kind,
@@ -128,7 +130,8 @@ pub struct Band {
     pub measured_on: String,
     /// Rows of the accuracy table in that cell.
     pub rows: usize,
-    /// The peak's lowest and highest multiple of the estimate's live tensors (1 ÷ the cell's largest and smallest ratio).
+    /// The lowest and highest multiple of the computed rows (activations, logits, workspaces) the
+    /// measured runs of this kind needed: the cell's smallest and largest factor, widened to contain 1.
     pub low_factor: f64,
     pub high_factor: f64,
     /// The caching allocator's reserve, as a multiple of the live tensors.
@@ -156,8 +159,8 @@ impl Band {
             Some(cell) => Band {
                 measured_on: describe_cell(cell),
                 rows: cell.rows,
-                low_factor: (1.0 / cell.ratio_max).min(1.0),
-                high_factor: (1.0 / cell.ratio_min).max(1.0),
+                low_factor: cell.factor_min.clamp(0.0, 1.0),
+                high_factor: cell.factor_max.max(1.0),
                 reserve,
                 calibrated_residual_bytes: None,
                 kind,
@@ -178,29 +181,31 @@ impl Band {
         self
     }
 
-    /// What the card holds for a run whose estimate is `total` bytes, `context` of them the
-    /// CUDA context and `declared` the user's own sizes (taken as stated), at a factor of the
-    /// computed live tensors.
-    fn device(&self, total: f64, context: f64, declared: f64, factor: f64) -> f64 {
-        let computed = (total - context - declared).max(0.0);
-        (computed * factor + declared.max(0.0)) * self.reserve + context
+    /// What the card holds for a run whose estimate is `total` bytes, `widened` of them the
+    /// computed rows the band widens and `context` the CUDA context, at a factor of the
+    /// widened rows: the model states and declared sizes as they are, the allocator's
+    /// reserve over every tensor, and the context.
+    fn device(&self, total: f64, widened: f64, context: f64, factor: f64) -> f64 {
+        let widened = widened.max(0.0);
+        let kept = (total - context - widened).max(0.0);
+        (kept + widened * factor) * self.reserve + context
     }
 
-    pub fn low(&self, total: f64, context: f64, declared: f64) -> f64 {
+    pub fn low(&self, total: f64, widened: f64, context: f64) -> f64 {
         match self.calibrated_residual_bytes {
             Some(residual) => (total - residual).max(0.0),
-            None => self.device(total, context, declared, self.low_factor),
+            None => self.device(total, widened, context, self.low_factor),
         }
     }
 
-    pub fn high(&self, total: f64, context: f64, declared: f64) -> f64 {
+    pub fn high(&self, total: f64, widened: f64, context: f64) -> f64 {
         match self.calibrated_residual_bytes {
             Some(residual) => total + residual,
-            None => self.device(total, context, declared, self.high_factor),
+            None => self.device(total, widened, context, self.high_factor),
         }
     }
 
-    /// "lora · none · litgpt: −8 % to +21 % of the computed tensors (measured on 12 runs of this kind), then ×1.05 allocator reserve and the CUDA context".
+    /// "lora · none · litgpt: the computed rows −8 % to +21 % (measured on 12 runs of this kind), the model states as counted, then ×1.05 allocator reserve and the CUDA context".
     pub fn describe(&self) -> String {
         if let Some(residual) = self.calibrated_residual_bytes {
             return format!("{}: ± {} (the fit of this run's measured peaks, [[calibration]])", self.kind.describe(), super::human_bytes(residual));
@@ -216,7 +221,7 @@ impl Band {
             format!("{} {runs} ({})", self.measured_on, "too few of this kind")
         };
         format!(
-            "{}: {} to {} of the computed tensors ({cell}), then ×{} allocator reserve and the CUDA context",
+            "{}: the computed rows {} to {} ({cell}), the model states as counted, then ×{} allocator reserve and the CUDA context",
             self.kind.describe(),
             percent(self.low_factor),
             percent(self.high_factor),
@@ -236,13 +241,13 @@ fn describe_cell(cell: &Cell) -> String {
 }
 
 /// The table the accuracy rows give: every (method, sharding, framework) cell and the
-/// pooled ones, with their extreme ratios. `rows` are (kind, ratio) of the rows the
+/// pooled ones, with their extreme factors. `rows` are (kind, factor) of the rows the
 /// binary estimated; the test that writes `data/uncertainty.json` calls it.
 pub fn measure(rows: &[(Kind, f64)], min_rows: usize, source: &str) -> Table {
     use std::collections::BTreeMap;
     let mut groups: BTreeMap<(String, String, String), (Option<Method>, Option<Sharding>, Option<String>, Vec<f64>)> = BTreeMap::new();
-    for (kind, ratio) in rows {
-        if !ratio.is_finite() || *ratio <= 0.0 {
+    for (kind, factor) in rows {
+        if !factor.is_finite() {
             continue;
         }
         let keys = [
@@ -257,19 +262,19 @@ pub fn measure(rows: &[(Kind, f64)], min_rows: usize, source: &str) -> Table {
                 sharding.as_ref().map(name).unwrap_or_default(),
                 framework.clone().unwrap_or_default(),
             );
-            groups.entry(key).or_insert_with(|| (method, sharding, framework, Vec::new())).3.push(*ratio);
+            groups.entry(key).or_insert_with(|| (method, sharding, framework, Vec::new())).3.push(factor.max(0.0));
         }
     }
     let round = |x: f64| (x * 1000.0).round() / 1000.0;
     let cells = groups
         .into_values()
-        .map(|(method, sharding, framework, ratios)| Cell {
+        .map(|(method, sharding, framework, factors)| Cell {
             method,
             sharding,
             framework,
-            rows: ratios.len(),
-            ratio_min: round(ratios.iter().copied().fold(f64::INFINITY, f64::min)),
-            ratio_max: round(ratios.iter().copied().fold(0.0, f64::max)),
+            rows: factors.len(),
+            factor_min: round(factors.iter().copied().fold(f64::INFINITY, f64::min)),
+            factor_max: round(factors.iter().copied().fold(0.0, f64::max)),
         })
         .collect();
     Table { source: source.to_owned(), min_rows, cells }
@@ -288,13 +293,13 @@ mod tests {
         let rows = [(kind(Method::Lora, "litgpt"), 0.8), (kind(Method::Lora, "litgpt"), 1.1), (kind(Method::Full, "native"), 1.0)];
         let table = measure(&rows, 2, "test");
         let litgpt = table.cells.iter().find(|c| c.framework.as_deref() == Some("litgpt")).unwrap();
-        assert_eq!((litgpt.rows, litgpt.ratio_min, litgpt.ratio_max), (2, 0.8, 1.1));
+        assert_eq!((litgpt.rows, litgpt.factor_min, litgpt.factor_max), (2, 0.8, 1.1));
         let all = table.cells.iter().find(|c| c.method.is_none()).unwrap();
-        assert_eq!((all.rows, all.ratio_min, all.ratio_max), (3, 0.8, 1.1));
+        assert_eq!((all.rows, all.factor_min, all.factor_max), (3, 0.8, 1.1));
     }
 
     #[test]
-    fn the_band_is_of_the_live_tensors_then_the_reserve_and_the_context() {
+    fn the_band_widens_the_computed_rows_then_adds_the_reserve_and_the_context() {
         let band = Band {
             kind: kind(Method::Lora, "litgpt"),
             measured_on: String::new(),
@@ -304,15 +309,13 @@ mod tests {
             reserve: 1.05,
             calibrated_residual_bytes: None,
         };
-        // 11 GiB of which 1 GiB context: 10 GiB of tensors.
+        // 11 GiB: 1 GiB context, 6 GiB model states, 4 GiB computed rows.
         let gib = 1024.0 * 1024.0 * 1024.0;
-        assert!((band.low(11.0 * gib, gib, 0.0) / gib - (10.0 * 1.05 * 0.9 + 1.0)).abs() < 1e-9);
-        assert!((band.high(11.0 * gib, gib, 0.0) / gib - (10.0 * 1.05 * 1.25 + 1.0)).abs() < 1e-9);
-        // 4 GiB of them declared by the user: taken as stated, only the reserve added.
-        assert!((band.high(11.0 * gib, gib, 4.0 * gib) / gib - ((6.0 * 1.25 + 4.0) * 1.05 + 1.0)).abs() < 1e-9);
+        assert!((band.low(11.0 * gib, 4.0 * gib, gib) / gib - ((6.0 + 4.0 * 0.9) * 1.05 + 1.0)).abs() < 1e-9);
+        assert!((band.high(11.0 * gib, 4.0 * gib, gib) / gib - ((6.0 + 4.0 * 1.25) * 1.05 + 1.0)).abs() < 1e-9);
         let measured = band.calibrated(0.5 * gib);
-        assert!((measured.high(10.0 * gib, gib, 0.0) / gib - 10.5).abs() < 1e-9);
-        assert!((measured.low(10.0 * gib, gib, 0.0) / gib - 9.5).abs() < 1e-9);
+        assert!((measured.high(10.0 * gib, 0.0, gib) / gib - 10.5).abs() < 1e-9);
+        assert!((measured.low(10.0 * gib, 0.0, gib) / gib - 9.5).abs() < 1e-9);
     }
 
     #[test]

@@ -60,8 +60,8 @@ pub struct MemoryModel {
     pub band: Band,
     /// The CUDA context's bytes (not a tensor: the band and the allocator's reserve leave it out).
     context: f64,
-    /// Per term, whether it is the user's own number (`MemoryComponent::declared`).
-    declared: Vec<bool>,
+    /// Per term, what it is to the band (`MemoryComponent::certainty`).
+    certainty: Vec<components::Certainty>,
 }
 
 /// The moments of a training step whose largest total is the peak (`Live`).
@@ -185,7 +185,7 @@ impl MemoryModel {
                 context += terms.iter().map(|t| t.at(1)).sum::<f64>();
             }
             for term in terms {
-                let declared = component.declared();
+                let declared = component.certainty();
                 if matches!(term.bytes, components::Bytes::Fixed(_)) { fixed.push((term, declared)) } else { scaling.push((term, declared)) }
             }
         }
@@ -197,15 +197,15 @@ impl MemoryModel {
             notes.push("activations not modelled: declare memory.activation_bytes_per_sample, memory terms, or the transformer shape (sequence_length, hidden_size, layers, heads)".into());
         }
         fixed.extend(scaling);
-        let (terms, declared): (Vec<Term>, Vec<bool>) = fixed.into_iter().unzip();
+        let (terms, certainty): (Vec<Term>, Vec<components::Certainty>) = fixed.into_iter().unzip();
         // Accumulating over micro batches (stated, or derived from the global batch: > 1) keeps the gradients alive in the backward.
         let gradients_in_backward = resolved.batch.accumulation_steps().is_some_and(|a| a > 1);
         let band = Band::of(&run);
-        if declared.iter().any(|d| *d) {
+        if certainty.contains(&components::Certainty::Declared) {
             notes.push("the declared memory sizes and terms are taken as stated: the band widens only the rows trainlint computes".into());
         }
         let mut model =
-            MemoryModel { terms, declared, activations_modelled, activations_complete, notes, calibration: None, gradients_in_backward, band, context };
+            MemoryModel { terms, certainty, activations_modelled, activations_complete, notes, calibration: None, gradients_in_backward, band, context };
         let points = calibration::points(settings, resolved, gpu);
         // A named model whose size is unknown is not estimated from the rest (an activation-only
         // lower bound would read as "fits"), unless measured peaks calibrate it.
@@ -367,20 +367,49 @@ impl MemoryModel {
         self.calibration.as_ref()
     }
 
-    /// The declared rows (taken as stated) alive at the peak at `micro`.
-    fn declared_at(&self, micro: u64) -> f64 {
-        let peak = self.peak_phase(micro);
-        self.terms.iter().zip(&self.declared).filter(|(t, d)| **d && self.alive(t.live, peak)).map(|(t, _)| t.at(micro)).sum()
+    /// The rows the band widens (computed, not model states or declared sizes), alive at
+    /// `phase` at `micro`, without the CUDA context.
+    fn widened_at(&self, micro: u64, phase: Phase) -> f64 {
+        let computed: f64 = self
+            .terms
+            .iter()
+            .zip(&self.certainty)
+            .filter(|(t, c)| **c == components::Certainty::Computed && self.alive(t.live, phase))
+            .map(|(t, _)| t.at(micro))
+            .sum();
+        (computed - self.context).max(0.0)
+    }
+
+    /// The computed rows at the peak (what `estimate` shows as `widened_bytes`).
+    pub fn widened(&self, micro: u64) -> f64 {
+        if self.calibration.is_some() {
+            return 0.0;
+        }
+        self.widened_at(micro, self.peak_phase(micro))
+    }
+
+    /// An end of the band: the largest over the moments of the step, since the peak is the
+    /// largest moment and a wider band may move it (a step with few computed rows, a
+    /// backward with many).
+    fn band_end(&self, micro: u64, end: impl Fn(&Band, f64, f64, f64) -> f64) -> f64 {
+        if self.calibration.is_some() {
+            return end(&self.band, self.total(micro), 0.0, self.context);
+        }
+        Phase::ALL
+            .into_iter()
+            .filter(|p| *p != Phase::Recompute || self.terms.iter().any(|t| t.live == Live::Recompute))
+            .map(|p| end(&self.band, self.phase_total(micro, p), self.widened_at(micro, p), self.context))
+            .fold(0.0, f64::max)
     }
 
     /// The lowest the card may hold at `micro` (the band's low end; above usable memory: MEM001).
     pub fn low(&self, micro: u64) -> f64 {
-        self.band.low(self.total(micro), self.context, self.declared_at(micro))
+        self.band_end(micro, Band::low)
     }
 
     /// The most the card may hold at `micro` (the band's high end; what a plan must fit).
     pub fn high(&self, micro: u64) -> f64 {
-        self.band.high(self.total(micro), self.context, self.declared_at(micro))
+        self.band_end(micro, Band::high)
     }
 
     /// The end of the band a decision uses.
@@ -461,6 +490,9 @@ pub struct Estimate {
     /// The band of what the card holds (allocator reserve and context included).
     pub low_bytes: f64,
     pub high_bytes: f64,
+    /// The computed rows at the peak (activations, logits, workspaces; not the model states,
+    /// declared sizes or the CUDA context): what the band widens.
+    pub widened_bytes: f64,
     pub band: Band,
     pub verdict: Verdict,
     pub capacity_bytes: f64,
@@ -533,6 +565,7 @@ pub fn estimate(model: &MemoryModel, resolved: &ResolvedConfig, gpu: &GpuTarget,
         total_bytes: total,
         low_bytes: low,
         high_bytes: high,
+        widened_bytes: model.widened(micro),
         band: model.band.clone(),
         verdict,
         capacity_bytes: capacity,

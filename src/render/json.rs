@@ -351,6 +351,9 @@ pub struct EstimateOutput {
     pub low_bytes: i64,
     /// The most the card may hold: the band's high end.
     pub high_bytes: i64,
+    /// The rows the band widens: those trainlint computes (activations, logits, workspaces),
+    /// not the model states (parameters × bytes), declared sizes or the CUDA context.
+    pub widened_bytes: i64,
     /// Where the band comes from: the kind of run and the accuracy-table cell measured for it.
     pub band: Band,
     /// `fits` (the high end fits usable memory), `may-not-fit` (the band straddles it: MEM002)
@@ -441,6 +444,7 @@ pub fn estimates(estimates: &[Estimate], plans: &[PlanRow]) -> String {
             total_bytes: e.total_bytes.round() as i64,
             low_bytes: e.low_bytes.round() as i64,
             high_bytes: e.high_bytes.round() as i64,
+            widened_bytes: e.widened_bytes.round() as i64,
             band: e.band.clone(),
             verdict: e.verdict,
             capacity_bytes: e.capacity_bytes as u64,

@@ -7,8 +7,8 @@ use crate::estimate::{NotEstimable, expr};
 pub struct DeclaredActivations;
 
 impl MemoryComponent for DeclaredActivations {
-    fn declared(&self) -> bool {
-        true
+    fn certainty(&self) -> super::Certainty {
+        super::Certainty::Declared
     }
 
     fn id(&self) -> &'static str {

@@ -10,6 +10,10 @@ pub struct Ema;
 const BYTES_PER_PARAMETER: f64 = 4.0;
 
 impl MemoryComponent for Ema {
+    fn certainty(&self) -> super::Certainty {
+        super::Certainty::States
+    }
+
     fn id(&self) -> &'static str {
         "ema"
     }

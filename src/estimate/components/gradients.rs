@@ -18,6 +18,10 @@ pub fn bytes_per_parameter(precision: Precision) -> f64 {
 }
 
 impl MemoryComponent for Gradients {
+    fn certainty(&self) -> super::Certainty {
+        super::Certainty::States
+    }
+
     fn id(&self) -> &'static str {
         "gradients"
     }

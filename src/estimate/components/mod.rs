@@ -56,14 +56,27 @@ pub trait MemoryComponent: Sync {
     fn covers_activations(&self) -> bool {
         false
     }
-    /// Whether its rows are the user's own numbers (declared sizes and terms), taken as
-    /// stated: the band measured for the formula's rows (`estimate::band`) does not widen them.
-    fn declared(&self) -> bool {
-        false
+    /// What its rows are to the estimate's band (`estimate::band`): model states counted
+    /// from the parameters, the user's own sizes, or the rest trainlint computes (which the
+    /// band widens).
+    fn certainty(&self) -> Certainty {
+        Certainty::Computed
     }
     /// The rows it adds for this run; none when it does not apply. What it had
     /// to assume or leave out goes into `notes`.
     fn terms(&self, run: &Run, notes: &mut Vec<String>) -> Result<Vec<Term>, NotEstimable>;
+}
+
+/// How sure a component's rows are, for the band (`estimate::band`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Certainty {
+    /// Parameters × bytes per parameter (weights, gradients, optimizer states): as exact as
+    /// the parameter count; the band does not widen them.
+    States,
+    /// The user's own sizes and terms: taken as stated.
+    Declared,
+    /// Activations, logits, workspaces, the CUDA context: the band measured for the kind of run widens them.
+    Computed,
 }
 
 /// One row of the breakdown, before a micro batch is chosen.

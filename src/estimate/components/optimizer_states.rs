@@ -51,6 +51,10 @@ fn low_rank_elements(run: &Run, rank: f64, trainable: f64) -> Option<f64> {
 }
 
 impl MemoryComponent for OptimizerStates {
+    fn certainty(&self) -> super::Certainty {
+        super::Certainty::States
+    }
+
     fn id(&self) -> &'static str {
         "optimizer-states"
     }

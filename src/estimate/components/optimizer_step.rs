@@ -29,6 +29,10 @@ fn per_param_of(run: &Run) -> f64 {
 }
 
 impl MemoryComponent for OptimizerStep {
+    fn certainty(&self) -> super::Certainty {
+        super::Certainty::States
+    }
+
     fn id(&self) -> &'static str {
         "optimizer-step"
     }

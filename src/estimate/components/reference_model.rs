@@ -8,6 +8,10 @@ use crate::schema::typed::{Precision, Preference};
 pub struct ReferenceModel;
 
 impl MemoryComponent for ReferenceModel {
+    fn certainty(&self) -> super::Certainty {
+        super::Certainty::States
+    }
+
     fn id(&self) -> &'static str {
         "reference-model"
     }

@@ -10,8 +10,8 @@ use crate::schema::Role;
 pub struct UserTerms;
 
 impl MemoryComponent for UserTerms {
-    fn declared(&self) -> bool {
-        true
+    fn certainty(&self) -> super::Certainty {
+        super::Certainty::Declared
     }
 
     fn id(&self) -> &'static str {

@@ -79,6 +79,10 @@ pub fn adapter_bytes(precision: Precision) -> f64 {
 }
 
 impl MemoryComponent for Weights {
+    fn certainty(&self) -> super::Certainty {
+        super::Certainty::States
+    }
+
     fn id(&self) -> &'static str {
         "weights"
     }

@@ -10,6 +10,10 @@ use crate::schema::Role;
 pub struct ZeroStates;
 
 impl MemoryComponent for ZeroStates {
+    fn certainty(&self) -> super::Certainty {
+        super::Certainty::States
+    }
+
     fn id(&self) -> &'static str {
         "zero-states"
     }

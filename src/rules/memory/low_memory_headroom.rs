@@ -1,4 +1,4 @@
-use super::{at, biggest};
+use super::{at, batch_fix, biggest};
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::estimate::plan::PlanRow;
@@ -43,11 +43,14 @@ declare_rule! {
     /// ```
     ///
     /// ## Fix safety
-    /// There is no fix: whether to trade speed for certainty is a choice.
+    /// Where a smaller micro batch fits even at the band's high end and divides
+    /// the effective batch, the fix sets it and the accumulation that keeps the
+    /// effective batch, like MEM001's. It is unsafe: throughput and batch-norm
+    /// statistics change, and the run may have fitted as it was.
     pub struct LowMemoryHeadroom {
         name: "low-memory-headroom",
         severity: Warning,
-        fix: None,
+        fix: Sometimes,
         since: "0.1.0",
         check: Memory,
         needs: [GpuTargets, MemoryModel],
@@ -55,16 +58,20 @@ declare_rule! {
     }
 }
 
-pub fn diagnostic(resolved: &ResolvedConfig, estimate: &Estimate, row: &PlanRow) -> Diagnostic {
+pub fn diagnostic(resolved: &ResolvedConfig, estimate: &Estimate, row: &PlanRow, names: &[&str]) -> Diagnostic {
     let stage = resolved.stage.as_ref().map(|s| format!(" (stage `{s}`)")).unwrap_or_default();
-    let help = match (row.micro_batch, row.accumulation) {
-        (Some(micro), Some(accumulation)) if row.fits && micro < estimate.micro_batch => format!(
-            "micro batch {micro} with accumulation {accumulation} fits even at the band's high end ({}); or calibrate with a measured peak (`[[calibration]]`), which narrows the band",
+    let smaller = match (row.micro_batch, row.accumulation) {
+        (Some(micro), Some(accumulation)) if row.fits && micro < estimate.micro_batch => Some((micro, accumulation)),
+        _ => None,
+    };
+    let help = match smaller {
+        Some((micro, accumulation)) => format!(
+            "micro batch {micro} with accumulation {accumulation} fits even at the band's high end ({}) and keeps the effective batch; or calibrate with a measured peak (`[[calibration]]`), which narrows the band",
             row.high_bytes.map(human_bytes).unwrap_or_default()
         ),
-        _ => "use a smaller micro batch with the accumulation that keeps the effective batch (`trainlint plan`), or calibrate with a measured peak (`[[calibration]]`), which narrows the band".to_owned(),
+        None => "use a smaller micro batch with the accumulation that keeps the effective batch (`trainlint plan`), or calibrate with a measured peak (`[[calibration]]`), which narrows the band".to_owned(),
     };
-    at(
+    let diagnostic = at(
         LowMemoryHeadroom,
         resolved,
         None,
@@ -81,5 +88,11 @@ pub fn diagnostic(resolved: &ResolvedConfig, estimate: &Estimate, row: &PlanRow)
     )
     .with_label(format!("up to {} > {} usable", human_bytes(estimate.high_bytes), human_bytes(estimate.usable_bytes)))
     .with_note(format!("band {}", estimate.band.describe()))
-    .with_help(help)
+    .with_help(help);
+    match smaller.and_then(|(micro, accumulation)| {
+        batch_fix(resolved, micro, accumulation, format!("Set micro batch {micro} and accumulation {accumulation} {}", super::for_targets(&estimate.gpu, names)))
+    }) {
+        Some(fix) => diagnostic.with_fix(fix),
+        None => diagnostic,
+    }
 }

@@ -7,9 +7,10 @@ use crate::resolve::ResolvedConfig;
 
 declare_rule! {
     /// ## What it does
-    /// Reports a config whose estimated peak uses less than half of the usable
-    /// memory on a target, when a larger micro batch with less accumulation
-    /// would keep the effective batch and still fit.
+    /// Reports a config whose estimated peak, even at the high end of its
+    /// measured band, uses less than half of the usable memory on a target,
+    /// when a larger micro batch with less accumulation would keep the
+    /// effective batch and still fit at the band's high end.
     ///
     /// ## Why is this bad?
     /// It is not wrong, only slow: each accumulation step is a full forward and
@@ -51,22 +52,27 @@ declare_rule! {
 
 pub fn diagnostic(resolved: &ResolvedConfig, estimate: &Estimate, row: &PlanRow, better: u64, names: &[&str]) -> Diagnostic {
     let accumulation = row.accumulation.unwrap_or(1);
-    let share = estimate.total_bytes / estimate.usable_bytes * 100.0;
+    let share = estimate.high_bytes / estimate.usable_bytes * 100.0;
     let mut diagnostic = at(
         MemoryUnderused,
         resolved,
         None,
         Some(&estimate.gpu),
         format!(
-            "estimated peak {} uses {share:.0} % of usable {} on {}: micro batch {better} with accumulation {accumulation} also fits",
+            "estimated peak {} (up to {} on the card) uses at most {share:.0} % of usable {} on {}: micro batch {better} with accumulation {accumulation} also fits",
             human_bytes(estimate.total_bytes),
+            human_bytes(estimate.high_bytes),
             human_bytes(estimate.usable_bytes),
             estimate.gpu
         ),
     )
     .with_label(format!("{share:.0} % of usable memory"))
     .with_note("fewer accumulation steps do the same work with fewer passes; the effective batch stays the same")
-    .with_help(format!("set micro batch {better} and accumulation {accumulation} ({} peak)", row.peak_bytes.map(human_bytes).unwrap_or_default()));
+    .with_help(format!(
+        "set micro batch {better} and accumulation {accumulation} ({} estimate, up to {} on the card)",
+        row.peak_bytes.map(human_bytes).unwrap_or_default(),
+        row.high_bytes.map(human_bytes).unwrap_or_default()
+    ));
     if let Some(fix) = batch_fix(
         resolved,
         better,

@@ -65,7 +65,7 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &Settin
                         let mut diagnostic = if estimate.verdict == estimate::Verdict::DoesNotFit {
                             out_of_memory::diagnostic(&solved.resolved, &solved.model, &estimate, &row, settings, &[&gpu.id])
                         } else {
-                            low_memory_headroom::diagnostic(&solved.resolved, &estimate, &row)
+                            low_memory_headroom::diagnostic(&solved.resolved, &estimate, &row, &[&gpu.id])
                         };
                         diagnostic.message.push_str(&format!(
                             " even sharded over {} GPUs (the world is the launcher's; what each GPU keeps unsharded does not fit)",
@@ -132,7 +132,7 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &Settin
                 reported_unknown = true;
             }
         } else if estimate.verdict == estimate::Verdict::MayNotFit {
-            checker.report(low_memory_headroom::diagnostic(resolved, estimate, row));
+            checker.report(low_memory_headroom::diagnostic(resolved, estimate, row, &names));
         } else if estimate.high_bytes < 0.5 * estimate.usable_bytes
             && (model.activations_complete || model.calibration().is_some())
             && let Some(better) = row.micro_batch.filter(|m| *m > micro && row.fits)

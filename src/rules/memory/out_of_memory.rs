@@ -99,8 +99,9 @@ pub fn diagnostic(resolved: &ResolvedConfig, model: &MemoryModel, estimate: &Est
                 (None, None) => "the effective batch".to_owned(),
             };
             diagnostic = diagnostic.with_help(format!(
-                "micro batch {micro} with accumulation {accumulation} fits ({} peak) and keeps {keeps}{last_resort_text}",
-                row.peak_bytes.map(human_bytes).unwrap_or_default()
+                "micro batch {micro} with accumulation {accumulation} fits ({} estimate, up to {} on the card) and keeps {keeps}{last_resort_text}",
+                row.peak_bytes.map(human_bytes).unwrap_or_default(),
+                row.high_bytes.map(human_bytes).unwrap_or_default()
             ));
             if let Some(fix) = batch_fix(
                 resolved,
