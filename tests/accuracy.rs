@@ -230,7 +230,6 @@ fn bands_are_computed_from_the_accuracy_table() {
         let (outcomes, ..) = compare(file, &format!("bands-{label}"));
         for o in outcomes {
             if let (Some(factor), Some(kind)) = (o.factor, o.kind) {
-                println!("factor {factor:.3} {} {}", o.id, kind);
                 let kind: Kind = serde_json::from_value(kind).unwrap_or_else(|e| panic!("{}: kind {e}", o.id));
                 rows.push((kind, factor));
             }

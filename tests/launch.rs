@@ -327,7 +327,8 @@ fn a_readme_launch_and_its_accelerate_config_shard_the_recipe() {
     assert!(shown.contains("zero_stage                3              recipes/accelerate_configs/zero3.yaml:9"), "{shown}");
     let estimate = common::trainlint_in(&dir, &["estimate", "--gpu", "h100-sxm", file]);
     let estimate = common::stdout(&estimate);
-    assert!(estimate.contains("model states (ZeRO-3, DeepSpeed estimator)") && estimate.contains("fits: yes"), "{estimate}");
+    // Sharded over the README's 8 GPUs the run is not out of memory (its logits' band may straddle the card: not an error).
+    assert!(estimate.contains("model states (ZeRO-3, DeepSpeed estimator)") && !estimate.contains("fits: NO"), "{estimate}");
     assert!(codes(&dir, file, &["--gpu", "h100-sxm"]).iter().all(|c| c != "MEM001"));
 
     // The recipe's own DeepSpeed file is the plugin (TrainingArguments' `deepspeed` wins); the

@@ -97,7 +97,7 @@ fn a_gpu_memory_past_64_bits_is_refused() {
     std::fs::write(dir.join("trainlint.toml"), gpu((1 << 44) - 1)).unwrap();
     let output = common::trainlint_in(&dir, &["estimate", "--gpu", "huge", "n.yaml"]);
     assert_eq!(output.status.code(), Some(0), "{}", both(&output));
-    assert!(common::stdout(&output).contains("(17179869184.00 GiB × safety margin 0.85)"), "{}", common::stdout(&output));
+    assert!(common::stdout(&output).contains("(17179869184.00 GiB × safety margin 1)"), "{}", common::stdout(&output));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -1,6 +1,6 @@
 use crate::error::FatalError;
 use crate::estimate::plan::{self, PlanRow};
-use crate::estimate::{self, Estimate, MemoryModel, SolvedInput, Unstated, human_bytes, solve};
+use crate::estimate::{self, Estimate, MemoryModel, SolvedInput, Unstated, human_bytes, human_range, solve};
 use crate::linter;
 use crate::load::discover::{self, Excludes};
 use crate::render::OutputFormat;
@@ -208,13 +208,7 @@ fn estimate_table(e: &Estimate, p: &PlanRow) -> String {
             rows.join(", ")
         ));
     }
-    out.push_str(&format!(
-        "  {:<width$}  {:>11}  to {} on the card ({})\n",
-        "band",
-        human_bytes(e.low_bytes),
-        human_bytes(e.high_bytes),
-        esc(&e.band.describe())
-    ));
+    out.push_str(&format!("  {:<width$}  {:>11}  on the card, {}\n", "band", human_range(e.low_bytes, e.high_bytes), esc(&e.band.describe())));
     out.push_str(&format!(
         "  {:<width$}  {:>11}  ({} × safety margin {})\n",
         "usable",

@@ -245,7 +245,8 @@ fn describe_cell(cell: &Cell) -> String {
 /// binary estimated; the test that writes `data/uncertainty.json` calls it.
 pub fn measure(rows: &[(Kind, f64)], min_rows: usize, source: &str) -> Table {
     use std::collections::BTreeMap;
-    let mut groups: BTreeMap<(String, String, String), (Option<Method>, Option<Sharding>, Option<String>, Vec<f64>)> = BTreeMap::new();
+    type Key = (Option<Method>, Option<Sharding>, Option<String>);
+    let mut groups: BTreeMap<(String, String, String), (Key, Vec<f64>)> = BTreeMap::new();
     for (kind, factor) in rows {
         if !factor.is_finite() {
             continue;
@@ -257,18 +258,14 @@ pub fn measure(rows: &[(Kind, f64)], min_rows: usize, source: &str) -> Table {
             (None, None, None),
         ];
         for (method, sharding, framework) in keys {
-            let key = (
-                method.as_ref().map(name).unwrap_or_default(),
-                sharding.as_ref().map(name).unwrap_or_default(),
-                framework.clone().unwrap_or_default(),
-            );
-            groups.entry(key).or_insert_with(|| (method, sharding, framework, Vec::new())).3.push(factor.max(0.0));
+            let key = (method.as_ref().map(name).unwrap_or_default(), sharding.as_ref().map(name).unwrap_or_default(), framework.clone().unwrap_or_default());
+            groups.entry(key).or_insert_with(|| ((method, sharding, framework), Vec::new())).1.push(factor.max(0.0));
         }
     }
     let round = |x: f64| (x * 1000.0).round() / 1000.0;
     let cells = groups
         .into_values()
-        .map(|(method, sharding, framework, factors)| Cell {
+        .map(|((method, sharding, framework), factors)| Cell {
             method,
             sharding,
             framework,

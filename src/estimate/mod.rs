@@ -582,6 +582,12 @@ pub fn estimate(model: &MemoryModel, resolved: &ResolvedConfig, gpu: &GpuTarget,
     }
 }
 
+/// A band in words: `44.63 GiB` where both ends print the same, else `17.41 GiB to 28.78 GiB`.
+pub fn human_range(low: f64, high: f64) -> String {
+    let (low, high) = (human_bytes(low), human_bytes(high));
+    if low == high { low } else { format!("{low} to {high}") }
+}
+
 /// `12.34 GiB`, `512 MiB`.
 pub fn human_bytes(bytes: f64) -> String {
     if bytes.abs() >= GIB { format!("{:.2} GiB", bytes / GIB) } else { format!("{:.0} MiB", bytes / MIB) }

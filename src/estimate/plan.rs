@@ -171,7 +171,7 @@ fn why_smaller(micro: u64, with_headroom: u64, fits: Option<u64>, kept: &str) ->
         return None;
     }
     let headroom = format!("{with_headroom} is the most whose band's high end fits (beyond it, MEM002: may not fit)");
-    let most = format!("{fits} is the most that may fit");
+    let most = if with_headroom >= fits { format!("{fits} is the most that fits") } else { format!("{fits} is the most that may fit") };
     if micro == with_headroom {
         return Some(format!("{headroom}; {most}"));
     }
@@ -197,7 +197,7 @@ mod tests {
         );
         assert_eq!(
             why_smaller(12, 20, Some(20), &kept(96, 2, false)).as_deref(),
-            Some("12 is the largest micro batch up to 20 that divides the effective batch 96 on a world of 2; 20 is the most that may fit")
+            Some("12 is the largest micro batch up to 20 that divides the effective batch 96 on a world of 2; 20 is the most that fits")
         );
         assert_eq!(why_smaller(53, 53, Some(53), &kept(106, 1, false)), None);
         assert_eq!(why_smaller(4, 4, None, &kept(8, 1, false)), None);

@@ -8,7 +8,7 @@
 //! No scripts, styles or fonts from anywhere else: it opens offline.
 
 use crate::estimate::plan::PlanRow;
-use crate::estimate::{Estimate, Verdict, human_bytes};
+use crate::estimate::{Estimate, Verdict, human_bytes, human_range};
 
 const COLOURS: [&str; 10] = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"];
 const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
@@ -241,11 +241,10 @@ fn chart_svg(index: usize, chart: &Chart, axis_max: f64, step: f64, colour: &dyn
         .iter()
         .map(|(e, p)| {
             format!(
-                "{}peak {} (band {} to {}){}, {}",
+                "{}peak {} ({} on the card){}, {}",
                 e.stage.as_ref().map(|s| format!("stage {s}: ")).unwrap_or_default(),
                 human_bytes(e.total_bytes),
-                human_bytes(e.low_bytes),
-                human_bytes(e.high_bytes),
+                human_range(e.low_bytes, e.high_bytes),
                 match e.verdict {
                     Verdict::Fits => "",
                     Verdict::MayNotFit => " (may not fit)",
@@ -320,13 +319,12 @@ fn chart_svg(index: usize, chart: &Chart, axis_max: f64, step: f64, colour: &dyn
         // The band: a whisker from the low to the high end, beside the bar's centre.
         let (band_low, band_high) = (y(e.low_bytes), y(e.high_bytes));
         svg.push_str(&format!(
-            r##"<path class="band" d="M{centre:.1},{band_low:.1} L{centre:.1},{band_high:.1} M{:.1},{band_low:.1} L{:.1},{band_low:.1} M{:.1},{band_high:.1} L{:.1},{band_high:.1}" stroke="{BAND_COLOUR}" stroke-width="2" fill="none"><title>band {} to {}: {}</title></path>"##,
+            r##"<path class="band" d="M{centre:.1},{band_low:.1} L{centre:.1},{band_high:.1} M{:.1},{band_low:.1} L{:.1},{band_low:.1} M{:.1},{band_high:.1} L{:.1},{band_high:.1}" stroke="{BAND_COLOUR}" stroke-width="2" fill="none"><title>on the card: {}; band {}</title></path>"##,
             centre - 6.0,
             centre + 6.0,
             centre - 6.0,
             centre + 6.0,
-            human_bytes(e.low_bytes),
-            human_bytes(e.high_bytes),
+            human_range(e.low_bytes, e.high_bytes),
             escape(&e.band.describe())
         ));
         let top = top.min(band_high);

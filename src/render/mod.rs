@@ -136,6 +136,10 @@ pub struct Summary {
     /// Of `files`, those read whose batch and precision were not checked: why, and how many.
     #[serde(skip)]
     pub not_checked: Vec<(&'static str, usize)>,
+    /// Configs with no memory verdict because they name a model trainlint does not know, and
+    /// those models: the closing line says so, not only a folded info (issue 24).
+    #[serde(skip)]
+    pub unknown_models: (usize, Vec<String>),
 }
 
 impl Summary {
@@ -150,6 +154,7 @@ impl Summary {
             unrecognised: 0,
             skipped: Vec::new(),
             not_checked: Vec::new(),
+            unknown_models: unknown_models(diagnostics),
         }
     }
 
@@ -217,8 +222,38 @@ impl Summary {
         if self.fixable > 0 {
             text.push_str(&format!(" {} with a fix available (`--output-format json` shows the edits).", self.fixable));
         }
+        let (configs, models) = &self.unknown_models;
+        if *configs > 0 {
+            let mut names: Vec<String> = models.iter().take(3).map(|m| format!("`{}`", escape_controls(m))).collect();
+            if models.len() > 3 {
+                names.push(format!("{} more", models.len() - 3));
+            }
+            text.push_str(&format!(
+                " Memory not checked in {configs} config{}: the model{} {} {} not known (`--show-infos` says what was tried).",
+                plural(*configs),
+                plural(models.len()),
+                names.join(", "),
+                if models.len() == 1 { "is" } else { "are" }
+            ));
+        }
         text
     }
+}
+
+/// MEM004 findings whose reason is a model name trainlint does not resolve: how many, and the names.
+fn unknown_models(diagnostics: &[Diagnostic]) -> (usize, Vec<String>) {
+    let mut configs = 0;
+    let mut models: Vec<String> = Vec::new();
+    for d in diagnostics.iter().filter(|d| d.rule.code == "MEM004") {
+        if d.label.as_deref() != Some("not in the model catalog") {
+            continue;
+        }
+        configs += 1;
+        if let Some(model) = crate::rules::memory::memory_not_estimated::summary_reason(d).1.filter(|m| !models.contains(m)) {
+            models.push(model);
+        }
+    }
+    (configs, models)
 }
 
 /// How many files a list of (why, how many) counts.

@@ -67,7 +67,7 @@ pub struct Manifest {
     /// Fraction of a GPU's capacity a run may use (default 1: the estimate's measured band is
     /// the margin; set less for headroom beyond it).
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "margin")]
-    #[schemars(range(min = 0.1, max = 1.0), extend("default" = 1.0), example = 0.9)]
+    #[schemars(range(min = 0.1, max = 1.0), extend("default" = 1), example = 0.9)]
     pub safety_margin: Option<f64>,
     /// GPU targets (catalog or custom ids) to check against (`--gpu` overrides).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -2,7 +2,7 @@ use super::{at, batch_fix, biggest};
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::estimate::plan::PlanRow;
-use crate::estimate::{Estimate, human_bytes};
+use crate::estimate::{Estimate, human_bytes, human_range};
 use crate::resolve::ResolvedConfig;
 
 declare_rule! {
@@ -19,26 +19,30 @@ declare_rule! {
     /// often hours in, when the longest batch arrives.
     ///
     /// ## Example
-    /// 24 × 800 MiB of activations and 1000 MiB of CUDA context: 19.7 GiB of
-    /// estimate; with the allocator's reserve and the band, up to 22.5 GiB, on
-    /// an RTX 4090 with 24.0 GiB.
+    /// A 350M-parameter transformer at micro batch 8 × 2,048 tokens with
+    /// checkpointing: about 17 GiB of estimate, and up to 39 GiB on the card at
+    /// the high end of the band measured for full fine-tunes, on a 24 GB RTX 4090.
     /// ```yaml
     /// trainlint: 1
-    /// batch: {micro_batch: 24, accumulation: 4}
+    /// batch: {micro_batch: 8, accumulation: 8, effective_batch: 64}
     /// parallel: {devices: 1}
-    /// memory: {activation_bytes_per_sample: "800 MiB"}
+    /// precision: bf16-mixed
+    /// optimizer: adamw
+    /// model: {parameters: 350000000, sequence_length: 2048, hidden_size: 1024, layers: 24, heads: 16, vocab_size: 50257, attention: flash, activation_checkpointing: full}
     /// gpus: [rtx-4090]
     /// ```
     ///
-    /// Use instead: a smaller micro batch with the accumulation that keeps the
-    /// effective batch (`trainlint plan`), or calibrate the estimate with a
-    /// measured peak (`[[calibration]]` in the manifest), which narrows the band
-    /// to the fit's residual.
+    /// Use instead: the micro batch whose band's high end fits, with the
+    /// accumulation that keeps the effective batch (`trainlint plan`), or
+    /// calibrate the estimate with a measured peak (`[[calibration]]` in the
+    /// manifest), which narrows the band to the fit's residual.
     /// ```yaml
     /// trainlint: 1
-    /// batch: {micro_batch: 12, accumulation: 8}
+    /// batch: {micro_batch: 4, accumulation: 16, effective_batch: 64}
     /// parallel: {devices: 1}
-    /// memory: {activation_bytes_per_sample: "800 MiB"}
+    /// precision: bf16-mixed
+    /// optimizer: adamw
+    /// model: {parameters: 350000000, sequence_length: 2048, hidden_size: 1024, layers: 24, heads: 16, vocab_size: 50257, attention: flash, activation_checkpointing: full}
     /// gpus: [rtx-4090]
     /// ```
     ///
@@ -77,10 +81,9 @@ pub fn diagnostic(resolved: &ResolvedConfig, estimate: &Estimate, row: &PlanRow,
         None,
         Some(&estimate.gpu),
         format!(
-            "may not fit: estimated peak {} ({} to {} on the card) straddles usable {} on {}{stage}: {}",
+            "may not fit: estimated peak {} ({} on the card) straddles usable {} on {}{stage}: {}",
             human_bytes(estimate.total_bytes),
-            human_bytes(estimate.low_bytes),
-            human_bytes(estimate.high_bytes),
+            human_range(estimate.low_bytes, estimate.high_bytes),
             human_bytes(estimate.usable_bytes),
             estimate.gpu,
             biggest(estimate, 3)
@@ -90,7 +93,12 @@ pub fn diagnostic(resolved: &ResolvedConfig, estimate: &Estimate, row: &PlanRow,
     .with_note(format!("band {}", estimate.band.describe()))
     .with_help(help);
     match smaller.and_then(|(micro, accumulation)| {
-        batch_fix(resolved, micro, accumulation, format!("Set micro batch {micro} and accumulation {accumulation} {}", super::for_targets(&estimate.gpu, names)))
+        batch_fix(
+            resolved,
+            micro,
+            accumulation,
+            format!("Set micro batch {micro} and accumulation {accumulation} {}", super::for_targets(&estimate.gpu, names)),
+        )
     }) {
         Some(fix) => diagnostic.with_fix(fix),
         None => diagnostic,

@@ -2,7 +2,7 @@ use super::{at, batch_fix, biggest};
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::estimate::plan::PlanRow;
-use crate::estimate::{Estimate, MemoryModel, human_bytes};
+use crate::estimate::{Estimate, MemoryModel, human_bytes, human_range};
 use crate::resolve::ResolvedConfig;
 use crate::rules::resolution::resolution_reduced::direction;
 use crate::settings::Settings;
@@ -26,7 +26,8 @@ declare_rule! {
     ///
     /// ## Example
     /// A 350M-parameter transformer at micro batch 16 × 2048 tokens with eager
-    /// attention and no checkpointing: about 165 GiB on a 24 GB RTX 4090.
+    /// attention and no checkpointing: about 250 GiB of estimate, at least 230
+    /// GiB on the card, on a 24 GB RTX 4090.
     /// ```yaml
     /// trainlint: 1
     /// batch: {micro_batch: 16, accumulation: 4, effective_batch: 64}
@@ -37,12 +38,13 @@ declare_rule! {
     /// gpus: [rtx-4090]
     /// ```
     ///
-    /// Use instead: the micro batch that fits with the accumulation that keeps
-    /// the effective batch (`trainlint plan`), here with flash attention and
-    /// full checkpointing: micro batch 8 × accumulation 8, about 14 GiB.
+    /// Use instead: the micro batch that fits even at the band's high end, with
+    /// the accumulation that keeps the effective batch (`trainlint plan`), here
+    /// with flash attention and full checkpointing: micro batch 4 ×
+    /// accumulation 16, about 12 GiB of estimate.
     /// ```yaml
     /// trainlint: 1
-    /// batch: {micro_batch: 8, accumulation: 8, effective_batch: 64}
+    /// batch: {micro_batch: 4, accumulation: 16, effective_batch: 64}
     /// parallel: {devices: 1}
     /// precision: bf16-mixed
     /// optimizer: adamw
@@ -51,8 +53,8 @@ declare_rule! {
     /// ```
     ///
     /// ## Fix safety
-    /// The fix sets the largest micro batch that fits and divides the
-    /// effective batch, and the accumulation that keeps it. It is unsafe: the
+    /// The fix sets the largest micro batch that fits even at the band's high
+    /// end and divides the effective batch, and the accumulation that keeps it. It is unsafe: the
     /// effective batch is kept, but batch-norm statistics and throughput change.
     /// It never lowers a resolution-bearing value; the help lists those as last resorts.
     pub struct OutOfMemory {
@@ -69,10 +71,9 @@ declare_rule! {
 pub fn diagnostic(resolved: &ResolvedConfig, model: &MemoryModel, estimate: &Estimate, row: &PlanRow, settings: &Settings, names: &[&str]) -> Diagnostic {
     let stage = resolved.stage.as_ref().map(|s| format!(" (stage `{s}`)")).unwrap_or_default();
     let message = format!(
-        "estimated peak {} ({} to {} on the card) exceeds usable {} on {}{stage}: {}",
+        "estimated peak {} ({} on the card) exceeds usable {} on {}{stage}: {}",
         human_bytes(estimate.total_bytes),
-        human_bytes(estimate.low_bytes),
-        human_bytes(estimate.high_bytes),
+        human_range(estimate.low_bytes, estimate.high_bytes),
         human_bytes(estimate.usable_bytes),
         estimate.gpu,
         biggest(estimate, 3)
