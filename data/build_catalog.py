@@ -1288,6 +1288,96 @@ add("PaddlePaddle/PaddleOCR-VL-1.6", 1024, 18, 16, 2, 3072, 103424, 131072,
     aliases=["PaddlePaddle/PaddleOCR-VL", "PaddlePaddle/PaddleOCR-VL-1.5"])
 
 
+# ================================================================ issue 24 item 2: the models the published rows name
+# (data/published_models.txt: data/published_peaks.json and litgpt config_hub/finetune). Each total is checked in check_catalog.py.
+# ---------------------------------------------------------------- Qwen (v1) 1.8B, 14B, 72B: the Qwen-7B layout (remote QWenConfig/QWenModel)
+QWEN1_TABLE = ("Qwen v1 config.json values as quoted in public code (model config table, code index file id 228514887, entries "
+               "'qwen1_8b_config', 'qwen1_14b_config', 'qwen1_72b_config' each citing huggingface.co/Qwen/<id>/blob/main/config.json: %s)")
+QWEN1_LAYOUT = ("; the remote QWenConfig (Alibaba's configuration_qwen.py as quoted in public code, code index file id 11512490962) has no "
+                "key/value-head field: c_attn projects hidden -> 3 x hidden (multi-head attention) with a bias, c_proj none; w1/w2 are "
+                "intermediate_size/2 each; untied lm_head (tie_word_embeddings=False default), as for Qwen/Qwen-7B")
+add("Qwen/Qwen-1_8B", 2048, 24, 16, 16, 5504, 151936, 8192,
+    QWEN1_TABLE % "hidden 2048, 16 heads, 24 layers, intermediate_size 11008, vocab 151936, max_model_len 8192" + QWEN1_LAYOUT,
+    arch="qwen", qkv_bias=True, aliases=["Qwen/Qwen-1_8B-Chat"])
+add("Qwen/Qwen-14B", 5120, 40, 40, 40, 13696, 152064, 2048,
+    QWEN1_TABLE % "hidden 5120, 40 heads, 40 layers, intermediate_size 27392, vocab 152064, max_model_len 2048" + QWEN1_LAYOUT,
+    arch="qwen", qkv_bias=True, aliases=["Qwen/Qwen-14B-Chat"])
+add("Qwen/Qwen-72B", 8192, 80, 64, 64, 24576, 152064, 32768,
+    QWEN1_TABLE % "hidden 8192, 64 heads, 80 layers, intermediate_size 49152, vocab 152064, max_model_len 32768; the table's "
+    "num_key_value_heads=40 is not a field of the Qwen v1 config and is not used" + QWEN1_LAYOUT,
+    arch="qwen", qkv_bias=True, aliases=["Qwen/Qwen-72B-Chat"])
+
+# ---------------------------------------------------------------- BERT-large, GPT-2 medium/large/xl (keras-hub presets; transformers layouts)
+add("google-bert/bert-large-uncased", 1024, 24, 16, 16, 4096, 30522, 512,
+    "keras-team/keras-hub bert presets (code index file id 34058716845, 'bert_large_en_uncased' backbone: vocabulary_size 30522, "
+    "hidden_dim 1024, intermediate_dim 4096, num_layers 24, num_heads 16, max_sequence_length 512, num_segments 2); layout as "
+    "google-bert/bert-base-uncased (" + TF + "bert/configuration_bert.py @008f5c8c29be84d4721dc6d1e0fcd72300580be4), counted as BertModel "
+    "(embeddings + LayerNorm, encoder, pooler; no MLM head)",
+    arch="bert", mlp="plain", norm="layernorm", tie=True, qkv_bias=True, o_bias=True, mlp_bias=True, learned_positions=512,
+    extra={"token_type_vocab": 2, "embedding_norm": True, "final_norm": False, "pooler": True, "encoder_only": True},
+    aliases=["bert-large-uncased"])
+GPT2_DIMS = ("GPT-2 checkpoint dims as a public download script lists them (code index file id 55660176852: openai-community/gpt2-medium "
+             "n_layer 24, n_head 16, n_embd 1024; gpt2-large 36, 20, 1280; gpt2-xl 48, 25, 1600; n_ctx 1024, n_vocab 50257 each); layout as "
+             "openai-community/gpt2 (" + TF + "gpt2/configuration_gpt2.py @01ae98ae2414210efd0d9ac1ffe78ff21588f1f7: n_inner 4*n_embd, Conv1D "
+             "layers with bias, tied lm_head)")
+for name, H, L, nh in [("gpt2-medium", 1024, 24, 16), ("gpt2-large", 1280, 36, 20), ("gpt2-xl", 1600, 48, 25)]:
+    add(f"openai-community/{name}", H, L, nh, nh, 4 * H, 50257, 1024, GPT2_DIMS,
+        arch="gpt2", mlp="plain", norm="layernorm", tie=True, qkv_bias=True, o_bias=True, mlp_bias=True, learned_positions=1024, aliases=[name])
+
+# ---------------------------------------------------------------- T5 v1.1 family: Flan-T5 XL/XXL, T0 3B, mT0-XXL (gated-GELU, untied)
+T511 = ("T5 v1.1 layout (huggingface/transformers issue 6285: GEGLU feed-forward, no parameter sharing between embedding and "
+        "classifier; T5DenseGatedActDense wi_0/wi_1/wo without bias, T5LayerNorm weight only)")
+T511_XXL = ("google/t5-v1_1-xxl config as quoted in public code (code index file id 53752979171: d_ff 10240, d_kv 64, d_model 4096, "
+            "is_gated_act, num_heads 64, num_layers 24, vocab_size 32128)")
+add("google/flan-t5-xl", 2048, 24, 32, 32, 5120, 32128, 0,
+    "the keras-hub t5_1.1_xl preset total 2,849,757,184 (code index file id 610160901), which public code also states as the Hugging Face "
+    "safetensors count of google/flan-t5-xl (code index file id 71058521579); dims d_model 2048, d_ff 5120, 32 heads x d_kv 64, 24+24 layers, "
+    "vocab 32128 (the Flan-T5 XL config; only these dims give that total with the " + T511 + "); bigscience/T0_3B starts from the "
+    "T5-LM XL checkpoint (T0 model card as summarised on openllmlist.com/t0-3b-by-bigscience; 2.85B parameters listed on "
+    "promptlayer.com/models/t03b); max_positions 0: relative buckets",
+    arch="t5", tie=False, hd=64, extra={"encoder_decoder": {"encoder_layers": 24, "decoder_layers": 24, "relative_attention_buckets": 32}},
+    aliases=["flan-t5-xl", "google/t5-v1_1-xl", "bigscience/T0_3B"])
+add("google/flan-t5-xxl", 4096, 24, 64, 64, 10240, 32128, 0,
+    T511_XXL + "; Flan-T5 XXL is the T5 v1.1 XXL checkpoint instruction-tuned (google/flan-t5-xxl model card: same number of parameters); "
+    + T511 + "; max_positions 0: relative buckets",
+    arch="t5", tie=False, hd=64, extra={"encoder_decoder": {"encoder_layers": 24, "decoder_layers": 24, "relative_attention_buckets": 32}},
+    aliases=["flan-t5-xxl", "google/t5-v1_1-xxl"])
+add("bigscience/mt0-xxl", 4096, 24, 64, 64, 10240, 250112, 0,
+    "mT0-XXL is google/mt5-xxl fine-tuned (bigscience/mt0-xxl model card); mT5 uses the T5 v1.1 architecture with a 250112-row vocabulary "
+    "(" + TF + "mt5/configuration_mt5.py default vocab_size 250112, feed_forward_proj gated-gelu, tie_word_embeddings False) and the XXL "
+    "dims of " + T511_XXL + "; " + T511 + "; computed 12,921,057,280, the mT5 paper's '13B' for mT5-XXL; no exact published total found",
+    arch="t5", tie=False, hd=64, extra={"encoder_decoder": {"encoder_layers": 24, "decoder_layers": 24, "relative_attention_buckets": 32}},
+    aliases=["mt0-xxl", "google/mt5-xxl"])
+
+# ---------------------------------------------------------------- BLOOM 7B1 (and its BLOOMZ fine-tune)
+add("bigscience/bloom-7b1", 4096, 30, 32, 32, 16384, 250880, 2048,
+    "bigscience/bloom-7b1 config.json values as quoted in public code (code index file id 1641150485, 'bloom_7b_config' citing the Hub "
+    "config: hidden 4096, 32 heads, 30 layers, intermediate 4 x 4096, vocab 250880, max_model_len 2048); layout " + TF +
+    "bloom/modeling_bloom.py (ALiBi, no position table; word_embeddings_layernorm; query_key_value and dense with bias; dense_h_to_4h/"
+    "dense_4h_to_h with bias; LayerNorms with bias; lm_head tied); computed 7,069,016,064 = the 7069016064 public FLOPs tables list "
+    "for bloom-7b1 (code index file id 35026545526)",
+    arch="bloom", mlp="plain", norm="layernorm", tie=True, qkv_bias=True, o_bias=True, mlp_bias=True, extra={"embedding_norm": True},
+    aliases=["bigscience/bloomz-7b1", "bigscience/bloomz-7b1-mt", "bloom-7b1", "bloomz-7b1"])
+
+# ---------------------------------------------------------------- StableLM-Alpha 3B (litgpt Config defaults)
+add("stabilityai/stablelm-base-alpha-3b", 4096, 16, 32, 32, 16384, 50688, 4096,
+    "Lightning-AI/litgpt litgpt/config.py @31e5fcaf8486d08001a2eda2579c45fea307c529 ('stablelm-base-alpha-3b' takes the Config defaults: "
+    "block_size 4096, n_layer 16, n_embd 4096, n_head 32, vocab 50254 padded to a multiple of 512 = 50688, GptNeoxMLP 4 x n_embd with "
+    "bias, LayerNorm, parallel residual, rotary_percentage 0.25); " + NEOX_CFG,
+    arch="gpt_neox", mlp="plain", norm="layernorm", qkv_bias=True, o_bias=True, mlp_bias=True,
+    aliases=["stabilityai/stablelm-tuned-alpha-3b"], litgpt=["stablelm-base-alpha-3b", "stablelm-tuned-alpha-3b"])
+
+
+# ---------------------------------------------------------------- gpt-oss-safeguard-20b (issue 24 item 2): the gpt-oss-20b architecture
+quant("openai/gpt-oss-safeguard-20b", "openai/gpt-oss-20b", "mxfp4",
+      "Hugging Face Hub safetensors totals as listed in public code (code index file id 71142266638, HF Hub API 2026-09-25: "
+      "openai/gpt-oss-safeguard-20b 21,511,953,984; openai/gpt-oss-20b 20,914,757,184, the count of this entry, which the BF16 copy "
+      "huihui-ai/Huihui-gpt-oss-20b-BF16-abliterated also lists, code index file id 69468411049, where safeguard is listed as OpenAI's "
+      "official fine-tune). The difference 597,196,800 is exactly one MXFP4 block scale per 32 expert weights of gpt-oss-20b "
+      "(24 layers x 32 experts x (2880 x 5760 + 2880 x 2880) / 32): the same tensors with their scales counted, so the same "
+      "architecture (derived, not read from its config.json)")
+
+
 # ---------------------------------------------------------------- known, not supported (data/unsupported.json)
 # Models the corpus names whose architecture the entry format cannot describe (no layer type for it in
 # param_count.py / src/model/params.rs). They get no entry, because any entry would be a fake; they are listed here
@@ -1327,6 +1417,23 @@ unsupported("moonshotai/Kimi-Linear-48B-A3B-Instruct", "Kimi-Linear",
 FALCON_E = "BitNet 1.58-bit (ternary) prequantized checkpoint: no layer type or stored format for it"
 unsupported("tiiuae/Falcon-E-3B-Base-prequantized", "Falcon-E (BitNet)", FALCON_E)
 unsupported("axolotl-ai-co/Falcon-E-1.2-3B-Exp-prequantized", "Falcon-E (BitNet)", FALCON_E)
+# issue 24 item 2 (the corpus names still unresolved; each reason names the source that shows the layer type).
+unsupported("nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16", "Nemotron 3 Super (LatentMoE)",
+            "Nemotron-H hybrid whose routed experts run on a 1024-wide latent with fc1/fc2 latent projections per MoE layer "
+            "(radixark/miles scripts/models/nemotron-3-super-120b-a12b.py @31f1ca96: --moe-latent-size 1024); hybrid_pattern's MoE "
+            "blocks have no latent projection")
+unsupported("nvidia/DeepSeek-V4-Flash-NVFP4", "DeepSeek-V4",
+            "NVFP4 upload of DeepSeek-V4-Flash; DeepSeek-V4 attention (compressed KV layers, grouped low-rank output projection, "
+            "hyper-connections, a DSA indexer and hash layers: radixark/miles scripts/models/deepseek-v4-flash.py @31f1ca96, "
+            "--experimental-attention-variant dsv4); no layer type for them in the entry format")
+unsupported("Mapika/GLM-5.2-NVFP4", "GLM-5 (DSA)",
+            "NVFP4 upload of GLM-5.2 (744B-A40B): MLA with a DeepSeek sparse-attention indexer on every fourth layer and indices "
+            "shared across layers (THUDM/slime scripts/models/glm5.2-744B-A40B.sh @624b824a); no layer type for the indexer in the "
+            "entry format")
+unsupported("Skywork/Skywork-Reward-V2-Qwen3-8B", "reward model (sequence classification)",
+            "a Qwen/Qwen3-8B backbone (its model card's base_model, pipeline_tag text-classification; the corpus recipe loads it "
+            "with AutoModelForSequenceClassification, num_labels 1) whose lm_head is replaced by a num_labels x hidden score head: "
+            "the entry format has no score head, and its config.json was not read")
 
 
 def main():

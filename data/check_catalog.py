@@ -62,6 +62,13 @@ PUBLISHED = {
                            "HF OPTLearnedPositionalEmbedding has 2050 rows (offset 2): explained delta 2 x 768", 2 * 768)],
     "mistralai/Mistral-Small-3.1-24B-Instruct-2503": [(24011361280, KH + "mistral3/mistral3_presets.py @961f8f7cce912360aca34bbf171fc9c3e0aa50ae (mistral_small_3.1_24b_instruct_2503_en params)", 0)],
     "google-bert/bert-base-uncased": [(109482240, KH + "bert/bert_presets.py @0b8b7aff (bert_base_en_uncased params)", 0)],
+    # issue 24 item 2 (the published rows' models): keras-hub preset totals as quoted in public copies of the preset files
+    "google-bert/bert-large-uncased": [(335141888, KH + "bert/bert_presets.py (bert_large_en_uncased params; code index file id 949755640)", 0)],
+    "openai-community/gpt2-medium": [(354823168, KH + "gpt2/gpt2_presets.py (gpt2_medium_en params; code index file id 330605117)", 0)],
+    "openai-community/gpt2-large": [(774030080, KH + "gpt2/gpt2_presets.py (gpt2_large_en params; code index file id 330605117)", 0)],
+    "openai-community/gpt2-xl": [(1557611200, KH + "gpt2/gpt2_presets.py (gpt2_extra_large_en params; code index file id 330605117)", 0)],
+    "google/flan-t5-xl": [(2849757184, KH + "t5/t5_presets.py (t5_1.1_xl params; code index file id 610160901)", 0)],
+    "google/flan-t5-xxl": [(11135332352, KH + "t5/t5_presets.py (t5_1.1_xxl params; code index file id 610160901)", 0)],
     # Pythia: EleutherAI model card table 'Naming convention and parameter count' (total params column), the same
     # table as in the Pythia README; non-embedding params match Biderman et al. 2023 Table 1.
     **{f"EleutherAI/pythia-{k}": [(v, "EleutherAI Pythia model card, 'Naming convention and parameter count' table (total params)", 0)]
@@ -91,6 +98,7 @@ CORROBORATED = {
     "Qwen/Qwen3.5-397B-A17B": (403397928944, "+mtp"), "Qwen/Qwen3.5-122B-A10B": (125086497008, "+mtp"), "MiniMaxAI/MiniMax-M2": 228689764864,
     "ByteDance-Seed/Seed-OSS-36B-Instruct": 36151104512,
     "Qwen/Qwen-7B": 7721324544, "llava-hf/llava-1.5-7b-hf": 7063427072,
+    "bigscience/bloom-7b1": 7069016064,  # FLOPs/params tables in public code (code index file id 35026545526)
     "zai-org/GLM-4.6V-Flash": 10292777472,
     "openai/gpt-oss-20b": 20914757184, "openai/gpt-oss-120b": 116829156672, "TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T": 1100048384, "microsoft/phi-2": 2779683840,
     "HuggingFaceTB/SmolLM2-135M": 134515008, "google-t5/t5-small": 60506624, "google-t5/t5-base": 222903552, "deepseek-ai/DeepSeek-V3": 671026419200, "allenai/OLMo-2-1124-7B": 7298617344, "allenai/OLMo-2-1124-13B": 13716198400,

@@ -22,8 +22,6 @@ from extract_corpus_models import main as _unused, names_in  # noqa: E402,F401
 # Why a name does not map (only facts visible in the name or in the corpus file itself).
 KNOWN = {
     "torchtune.models.llama2.llama2": "inline: torchtune llama2() component builder; the file states every architecture argument",
-    "Skywork/Skywork-Reward-V2-Qwen3-8B": "reward model loaded as AutoModelForSequenceClassification (num_labels 1): a score head of num_labels x hidden instead of lm_head, which the entry format cannot state; its config.json was not read",
-    "openai/gpt-oss-safeguard-20b": "public Hub metadata gives 21,511,953,984, not gpt-oss-20b's 20,914,757,184: architecture not proven identical",
     "mistralai/Magistral-Small-2509": "Magistral Small 1.2 adds a vision encoder (text+image): its config was not read",
     "OpenMOSS-Team/MOSS-VL-Instruct-0708": "custom-code (trust_remote_code) cross-attention vision-language model; its config.json was not found in the stored sources",
     "axolotl-ai-co/Mistral-Medium-3.5-128B-BF16": "no config.json for Mistral Medium 3.5 found in the stored pages or transformers sources",
@@ -32,7 +30,6 @@ KNOWN = {
     "arcee-ai/AFM-4.5B": "no layer count in any source read: a public interpretability family note read off the configs (code index file id 71251910890, 'arcee' family module, reference arcee-ai/AFM-4.5B-Base) gives hidden 2560, intermediate 18432 (relu2 up/down MLP, no gate), 20 heads / 4 kv heads x 128, 128005 embedding rows on AFM-4.5B, untied, no biases, YaRN to 65536; ArceeConfig defaults (vocab 32000, 32 heads) are not its dims",
     "THUDM/GLM-4-32B-0414": "config.json not found in the stored pages",
     "tencent/Hunyuan-0.5B-Instruct": "hidden_size and intermediate_size not found for this checkpoint: a public family note (code index file id 71289480038, hunyuan_v1_dense module, reference tencent/Hunyuan-0.5B-Pretrain) gives 24 blocks, 16 heads / 8 kv heads x 128, per-head q/k RMSNorm, vocab 120818, tied head; the 1024/3584 configs found belong to HunyuanOCR/HunyuanVL, other checkpoints",
-    "nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16": "config not read (Nemotron-H hybrid with latent MoE)",
     "replit/replit-code-v1-3b": "custom MPT variant (trust_remote_code); config not read",
     "cerebras/btlm-3b-8k-base": "custom BTLM code (ALiBi, SwiGLU, muP); config not read",
     "katanemo/Plano-Orchestrator-4B": "config.json not read: its model card (dev.modelhub.org.cn mirror of README.md @41f77a59) names base_model Qwen/Qwen3-4B-Instruct-2507, which alone does not show the config equals the base's, so it is not aliased",
@@ -154,6 +151,11 @@ def main(root):
         fh.write("# columns: files<TAB>name<TAB>catalog id | '-' <TAB>how mapped / why not\n")
         fh.write(f"# files naming a model: {files_naming}; files whose model maps to a catalog entry: {files_mapped} "
                  f"({100.0 * files_mapped / files_naming:.1f} %); distinct names: {len(per_name)}; mapped names: {len(mapped_to)}\n")
+        known = [n for n in per_name if n not in mapped_to and n.strip().lower() in UNSUPPORTED]
+        known_files = sum(per_name[n] for n in known)
+        fh.write(f"# known architectures the memory model does not support (data/unsupported.json): {len(known)} names, {known_files} files; "
+                 f"mapped or known: {len(mapped_to) + len(known)} names ({100.0 * (len(mapped_to) + len(known)) / len(per_name):.1f} %), "
+                 f"{files_mapped + known_files} files ({100.0 * (files_mapped + known_files) / files_naming:.1f} %)\n")
         fh.write(f"# excluded from the denominator (not a model name: local path or run-time placeholder, and no other model key in the file): "
                  f"{sum(excluded.values())} files, {len(excluded)} names (listed at the end)\n")
         for name, cnt in sorted(per_name.items(), key=lambda kv: (-kv[1], kv[0].lower())):

@@ -9,7 +9,8 @@ Writes data/published_runs.json: one object per row with
   estimate without the CUDA context), `reserved` (max_memory_reserved: that times the caching
   allocator's measured overhead) or `device` (nvidia-smi and unstated metrics: the reserved
   figure plus the CUDA context); the overhead is tests/accuracy.rs `ALLOCATOR_OVERHEAD`,
-- `excluded`: why a row is left out of the statistics (null when it counts).
+- `excluded`: why a row is left out of the statistics (null when it counts),
+- `pending`: why a row is estimated and shown but counted apart (its model resolved only since issue 24 item 2).
 
 The mapping is written out below so that it can be reviewed; nothing is fitted.
 Standard library only: `python3 data/published_runs.py`.
@@ -41,6 +42,8 @@ LITGPT_YAML = {
     "litgpt-llama2-7b-full-4xa10g-oom": (4, 4, "config_hub/finetune/llama-2-7b/full.yaml @08bf15dd: devices 4, global_batch_size 64, micro 4"),
     "litgpt-llama3-8b-full-4xa10g-oom": (4, 4, "config_hub/finetune/llama-3-8b/full.yaml @0077627d: devices 4, global_batch_size 64, micro 4"),
     "litgpt-tinyllama-full-1xa10g": (1, 8, "config_hub/finetune/tiny-llama/full.yaml @089fc5c6: devices 1, global_batch_size 32, micro 4"),
+    # Compared since issue 24 item 2 resolved stabilityai/stablelm-base-alpha-3b; the yaml at the README's commit 03ffc551.
+    "litgpt-stablelm3b-full-4xa10g": (2, 4, "config_hub/finetune/stablelm-base-alpha-3b/full.yaml @0077627d: devices 2, global_batch_size 8, micro 1"),
 }
 
 # torchtune's optimization table adds `compile=True` from its third row on, and its LoRA/QLoRA
@@ -211,6 +214,23 @@ def run(row):
     return out
 
 
+# Models the catalog resolves only since issue 24 item 2 (their names were not catalog names when issue 14's bars were
+# set): their rows are estimated and shown by tests/accuracy.rs, but counted apart ("pending") until the estimate for
+# their architecture (encoder-only BERT, encoder-decoder T5/mT5, BLOOM, StableLM-Alpha, Qwen v1) is checked against them.
+RESOLVED_IN_ISSUE_24 = {
+    "google-bert/bert-large-uncased", "stabilityai/stablelm-base-alpha-3b", "google/flan-t5-xl", "google/flan-t5-xxl",
+    "bigscience/T0_3B", "bigscience/mt0-xxl", "bigscience/bloomz-7b1", "Qwen/Qwen-1_8B", "Qwen/Qwen-1_8B-Chat",
+    "Qwen/Qwen-1_8B-Chat-Int4", "Qwen/Qwen-14B", "Qwen/Qwen-14B-Chat", "Qwen/Qwen-14B-Chat-Int4", "Qwen/Qwen-72B-Chat",
+    "Qwen/Qwen-72B-Chat-Int4",
+}
+
+
+def pending(row):
+    if row["model"] in RESOLVED_IN_ISSUE_24:
+        return "model resolved since issue 24 item 2; its estimate is not yet checked against published rows"
+    return None
+
+
 def excluded(row):
     if row["id"] in SUSPECT:
         return SUSPECT[row["id"]]
@@ -242,6 +262,7 @@ def main():
             "oom": bool(row["oom"]),
             "compare": {"max_memory_allocated": "tensors", "max_memory_reserved": "reserved"}.get(row["metric"], "device"),
             "excluded": excluded(row),
+            "pending": pending(row),
             "run": run(row),
         })
     with open(os.path.join(HERE, "published_runs.json"), "w") as f:

@@ -7,7 +7,8 @@
 //! Every figure and its source: `../shared/peers/gpus.json` and FACTS.md §7;
 //! `tests/gpus.rs` checks this table against that file. Entries that file does
 //! not have yet (TITAN RTX, RTX 2080 Ti, RTX 5090, H20, P100, RTX 3060, RTX A4000,
-//! RTX A5000, RTX 6000 Ada, A800 80GB) name their public nvidia-smi output in
+//! RTX A5000, RTX 6000 Ada, A800 80GB, A40, L20, H800, H100 NVL, RTX 4080, RTX 4060 Ti 16 GB)
+//! name their public nvidia-smi output in
 //! `source`, and the test checks their bf16 / fp8 flags against their compute
 //! capability instead.
 
@@ -26,7 +27,7 @@ struct Entry {
 const MODAL: &str = "modal-labs/modal-client PR #2797 (nvidia-smi totals)";
 const CC_PAGE: &str = "NVIDIA CUDA GPU Compute Capability page (developer.nvidia.com/cuda-gpus)";
 
-const CATALOG: [Entry; 29] = [
+const CATALOG: [Entry; 35] = [
     Entry { id: "t4", name: "Tesla T4", memory_mib: 15360, compute_capability: Some("7.5"), bf16: false, fp8: false, source: MODAL },
     Entry {
         id: "p100-16gb",
@@ -67,6 +68,24 @@ const CATALOG: [Entry; 29] = [
     },
     Entry { id: "l4", name: "NVIDIA L4", memory_mib: 23034, compute_capability: Some("8.9"), bf16: true, fp8: true, source: MODAL },
     Entry { id: "l40s", name: "NVIDIA L40S", memory_mib: 46068, compute_capability: Some("8.9"), bf16: true, fp8: true, source: MODAL },
+    Entry {
+        id: "l20",
+        name: "NVIDIA L20",
+        memory_mib: 46068,
+        compute_capability: Some("8.9"),
+        bf16: true,
+        fp8: true,
+        source: "public nvidia-smi outputs of NVIDIA L20 (46068 MiB, driver 550.163.01, code index file id 56123585934; `NVIDIA L20, 46068, ..., 0x26B610DE, 8.9` in a --query-gpu listing with compute capability, code index file id 58459699720); 1Panel-dev/1Panel issue #10990 (4 x L20 nvidia-smi)",
+    },
+    Entry {
+        id: "a40",
+        name: "NVIDIA A40",
+        memory_mib: 46068,
+        compute_capability: Some("8.6"),
+        bf16: true,
+        fp8: false,
+        source: "public nvidia-smi --query-gpu outputs of NVIDIA A40 (`NVIDIA A40, 46068 MiB` read off a live pod, code index file id 67500832079; `NVIDIA A40, 46068, 550.90.07`, code index file id 60334653726); filecoin-project/rust-gpu-tools PR #67 (A40 device name)",
+    },
     Entry {
         id: "rtx-2080-ti",
         name: "NVIDIA GeForce RTX 2080 Ti",
@@ -111,6 +130,24 @@ const CATALOG: [Entry; 29] = [
         bf16: true,
         fp8: true,
         source: "RLinf issue #255 (nvidia-smi 24564MiB)",
+    },
+    Entry {
+        id: "rtx-4060-ti-16gb",
+        name: "NVIDIA GeForce RTX 4060 Ti",
+        memory_mib: 16380,
+        compute_capability: Some("8.9"),
+        bf16: true,
+        fp8: true,
+        source: "public nvidia-smi outputs of NVIDIA GeForce RTX 4060 Ti 16 GB (`NVIDIA GeForce RTX 4060 Ti, 16380 MiB, compute capability 8.9`, code index file id 69280214825; 16380 MiB, driver 595.71.05, code index file id 55161907312); ryujaehun/pytorch-gpu-benchmark PR #24 (4060 Ti 16GB); the 8 GB card of the same name reports its own memory",
+    },
+    Entry {
+        id: "rtx-4080",
+        name: "NVIDIA GeForce RTX 4080",
+        memory_mib: 16376,
+        compute_capability: Some("8.9"),
+        bf16: true,
+        fp8: true,
+        source: "public nvidia-smi --query-gpu outputs of NVIDIA GeForce RTX 4080 (`NVIDIA GeForce RTX 4080, 16376 MiB, driver 596.49`, code index file id 59859675214; `16376MiB` in an Ultralytics CUDA banner, code index file id 25147725436); olealgoritme/gddr6 PR #12 (RTX 4080, AD103); the RTX 4080 SUPER is another card",
     },
     Entry {
         id: "rtx-5090",
@@ -194,6 +231,24 @@ const CATALOG: [Entry; 29] = [
         bf16: true,
         fp8: true,
         source: "public nvidia-smi outputs of NVIDIA H100 PCIe",
+    },
+    Entry {
+        id: "h100-nvl",
+        name: "NVIDIA H100 NVL",
+        memory_mib: 95830,
+        compute_capability: Some("9.0"),
+        bf16: true,
+        fp8: true,
+        source: "NVIDIA/gpu-admin-tools issue #4 (nvidia-smi `NVIDIA H100 NVL`, 0MiB / 95830MiB, driver 535.183.01: the 94 GB HBM3 card); `NVIDIA H100 NVL, 95830 MiB, 580.178.04` from --query-gpu, code index file id 71044418778",
+    },
+    Entry {
+        id: "h800",
+        name: "NVIDIA H800",
+        memory_mib: 81559,
+        compute_capability: Some("9.0"),
+        bf16: true,
+        fp8: true,
+        source: "public nvidia-smi --query-gpu output of NVIDIA H800 (`NVIDIA H800, 81559 MiB, 570.158.01`, code index file id 71303046155: the 80 GB HBM3 total the H100 SXM reports); NVIDIA/DCGM issue #120 (nvidia-smi -q, Product Name NVIDIA H800); H800 SXM in deepseek-ai/DeepGEMM issue #17",
     },
     Entry {
         id: "h20",
@@ -517,6 +572,36 @@ mod detect_tests {
         }
         let (target, _) = match_name("NVIDIA A800-SXM4-80GB", 81920, &catalog);
         assert!(target.bf16 && !target.fp8 && target.compute_capability.as_deref() == Some("8.0"));
+    }
+
+    /// Issue 24 item 2: A40, L20, H800, RTX 4080 and RTX 4060 Ti 16 GB by the names nvidia-smi gives them.
+    #[test]
+    fn names_of_the_issue_24_gpus_and_their_look_alikes() {
+        assert_eq!(check("0, GPU-a, NVIDIA A40, 46068\n", None).unwrap(), ("a40".into(), 46068));
+        assert_eq!(check("0, GPU-a, NVIDIA L20, 46068\n", None).unwrap(), ("l20".into(), 46068));
+        assert_eq!(check("0, GPU-a, NVIDIA L40S, 46068\n", None).unwrap().0, "l40s", "the L40S is not the L20");
+        assert_eq!(check("0, GPU-a, NVIDIA H800, 81559\n", None).unwrap(), ("h800".into(), 81559));
+        assert_eq!(check("0, GPU-a, NVIDIA H800 PCIe, 81559\n", None).unwrap().0, "h800");
+        assert_eq!(check("0, GPU-a, NVIDIA H100 NVL, 95830\n", None).unwrap(), ("h100-nvl".into(), 95830));
+        assert_eq!(check("0, GPU-a, NVIDIA H100 PCIe, 81559\n", None).unwrap().0, "h100-pcie", "the PCIe card is not the NVL");
+        assert_eq!(check("0, GPU-a, NVIDIA GeForce RTX 4080, 16376\n", None).unwrap(), ("rtx-4080".into(), 16376));
+        assert_eq!(check("0, GPU-a, NVIDIA GeForce RTX 4080 SUPER, 16376\n", None).unwrap().0, "auto-nvidia-geforce-rtx-4080-super");
+        assert_eq!(check("0, GPU-a, NVIDIA GeForce RTX 4060 Ti, 16380\n", None).unwrap(), ("rtx-4060-ti-16gb".into(), 16380));
+        assert_eq!(
+            check("0, GPU-a, NVIDIA GeForce RTX 4060 Ti, 8188\n", None).unwrap(),
+            ("rtx-4060-ti-16gb".into(), 8188),
+            "the 8 GB card: the reported memory"
+        );
+        assert_eq!(check("0, GPU-a, NVIDIA GeForce RTX 4060, 8188\n", None).unwrap().0, "auto-nvidia-geforce-rtx-4060", "the 4060 is not the 4060 Ti");
+        let catalog = builtin();
+        // ROCm names the gfx90a cards `AMD Instinct MI250X / MI250` (public rocminfo logs, code index file id 56686984656).
+        assert_eq!(match_name("AMD Instinct MI250X / MI250", 65520, &catalog).0.id, "mi250x");
+        for (name, cc, fp8) in
+            [("NVIDIA A40", "8.6", false), ("NVIDIA L20", "8.9", true), ("NVIDIA H800", "9.0", true), ("NVIDIA GeForce RTX 4080", "8.9", true)]
+        {
+            let (target, _) = match_name(name, 16000, &catalog);
+            assert!(target.bf16 && target.fp8 == fp8 && target.compute_capability.as_deref() == Some(cc), "{name}");
+        }
     }
 
     /// Issue 13 item 9: only absolute PATH entries outside the untrusted folders are searched.

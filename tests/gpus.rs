@@ -7,8 +7,24 @@ mod common;
 /// the public nvidia-smi output its memory comes from, and its bf16 / fp8 flags
 /// follow from its compute capability. Move an id out of here when the shared
 /// file gains it.
-const NOT_IN_SHARED_FACTS: &[&str] =
-    &["p100-16gb", "rtx-2080-ti", "titan-rtx", "rtx-5090", "h20", "rtx-3060", "rtx-a4000", "rtx-a5000", "rtx-6000-ada", "a800-80gb"];
+const NOT_IN_SHARED_FACTS: &[&str] = &[
+    "p100-16gb",
+    "rtx-2080-ti",
+    "titan-rtx",
+    "rtx-5090",
+    "h20",
+    "rtx-3060",
+    "rtx-a4000",
+    "rtx-a5000",
+    "rtx-6000-ada",
+    "a800-80gb",
+    "a40",
+    "l20",
+    "h800",
+    "h100-nvl",
+    "rtx-4080",
+    "rtx-4060-ti-16gb",
+];
 
 /// `"8.9"` as (8, 9).
 fn capability(cc: &str) -> (u32, u32) {

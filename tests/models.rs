@@ -796,3 +796,146 @@ fn the_issue_litgpt_config_and_its_equivalents_estimate_without_a_manifest() {
         assert_eq!(row[0], "a10g", "{file}: {row:?}");
     }
 }
+
+/// One line of a name list: its count and its name (`data/corpus_models.txt`, `data/published_models.txt`).
+fn name_rows(text: &str) -> Vec<(usize, String)> {
+    text.lines()
+        .take_while(|l| !l.starts_with("# excluded"))
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let mut cols = l.split('\t');
+            let count = cols.next().and_then(|c| c.parse().ok()).expect("a count column");
+            (count, cols.next().expect("a name column").to_owned())
+        })
+        .collect()
+}
+
+/// How many names and files resolve to an architecture: (names in the catalog, names known but
+/// unsupported, names, files in the catalog, files known but unsupported, files), and the names
+/// not resolved with their reason.
+type Rate = (usize, usize, usize, usize, usize, usize, Vec<String>);
+
+fn rate(rows: &[(String, usize, Option<bool>, String)]) -> Rate {
+    let mut out: Rate = (0, 0, 0, 0, 0, 0, Vec::new());
+    let mut seen = std::collections::BTreeSet::new();
+    for (name, files, found, why) in rows {
+        let first = seen.insert(name.clone());
+        out.5 += files;
+        out.2 += usize::from(first);
+        match found {
+            Some(true) => {
+                out.0 += usize::from(first);
+                out.3 += files;
+            }
+            Some(false) => {
+                out.1 += usize::from(first);
+                out.4 += files;
+            }
+            None if first => out.6.push(format!("{files}\t{name}\t{why}")),
+            None => {}
+        }
+    }
+    out
+}
+
+fn print_rate(title: &str, r: &Rate) {
+    let pct = |a: usize, b: usize| 100.0 * a as f64 / b.max(1) as f64;
+    println!(
+        "{title}: names {}/{} in the catalog ({:.1} %), {}/{} with the known-unsupported ({:.1} %); files {}/{} ({:.1} %), {}/{} ({:.1} %)",
+        r.0,
+        r.2,
+        pct(r.0, r.2),
+        r.0 + r.1,
+        r.2,
+        pct(r.0 + r.1, r.2),
+        r.3,
+        r.5,
+        pct(r.3, r.5),
+        r.3 + r.4,
+        r.5,
+        pct(r.3 + r.4, r.5)
+    );
+    for line in &r.6 {
+        println!("  unresolved: {line}");
+    }
+}
+
+/// Issue 24 item 2: the share of the model names that resolve to an architecture, over the
+/// corpus (the model each file names, as `check` resolves it: catalog, re-upload organisations,
+/// variant and quantization suffixes, paths) and over the published rows and framework example
+/// configs (`data/published_models.txt`). A known architecture the memory model does not support
+/// (`data/unsupported.json`) is counted apart. A local path or a run-time placeholder that names
+/// no known model is an output folder, not a model name: it is left out of the corpus count.
+/// Fails when resolution regresses; prints every name still unresolved.
+#[test]
+fn model_names_resolve_to_an_architecture() {
+    use trainlint::resolve::model::ModelLookup;
+    let published_rows: Vec<(String, usize, Option<bool>, String)> = name_rows(include_str!("../data/published_models.txt"))
+        .into_iter()
+        .map(|(count, name)| {
+            let found = match trainlint::model::resolve(&name) {
+                Ok(_) => Some(true),
+                Err(_) => trainlint::model::unsupported(&name).map(|_| false),
+            };
+            let why = trainlint::model::resolve(&name).err().and_then(|tried| trainlint::model::tried_reason(&tried)).unwrap_or_default();
+            (name, count, found, why)
+        })
+        .collect();
+    let published = rate(&published_rows);
+    print_rate("published rows and framework configs", &published);
+    assert!(published.6.is_empty(), "every published name resolves: {:#?}", published.6);
+
+    let Some(shared) = common::shared() else {
+        eprintln!("../shared not present: corpus part skipped");
+        return;
+    };
+    let corpus = shared.join("corpus");
+    let settings = trainlint::settings::Settings::discover(std::slice::from_ref(&corpus), &Default::default()).expect("settings");
+    let excludes = trainlint::load::discover::Excludes::new(&settings.root, None, &[]).expect("excludes");
+    let files = trainlint::load::discover::discover(std::slice::from_ref(&corpus), &excludes, false).expect("corpus files");
+    let mut rows = Vec::new();
+    let mut left_out = 0;
+    for file in &files {
+        let Ok(report) = trainlint::linter::lint_file(file, &settings) else { continue };
+        let Some(model) = report.resolved.and_then(|r| r.model) else { continue };
+        let row = match model {
+            ModelLookup::Found(facts) => (facts.name.clone(), 1, Some(true), String::new()),
+            ModelLookup::Unsupported { name, .. } => (name, 1, Some(false), String::new()),
+            ModelLookup::Unknown { name, why } => {
+                if name.contains("${") || name.starts_with('$') || trainlint::model::is_path(&name) {
+                    left_out += 1;
+                    continue;
+                }
+                (name, 1, None, why.unwrap_or_default())
+            }
+        };
+        rows.push(row);
+    }
+    let corpus_rate = rate(&rows);
+    print_rate(&format!("corpus ({left_out} files naming only a local path or a placeholder left out)"), &corpus_rate);
+    let mut both = rows.clone();
+    both.extend(published_rows.iter().cloned());
+    let both = rate(&both);
+    println!(
+        "corpus and published together: {} of {} distinct names resolve to an architecture ({:.1} %), {} in the catalog",
+        both.0 + both.1,
+        both.2,
+        100.0 * (both.0 + both.1) as f64 / both.2 as f64,
+        both.0
+    );
+    // The issue's bar is 97 % of names. Reached for the published rows (above); for the corpus the
+    // names still unresolved are listed in data/corpus_models.txt with why (no config.json read):
+    // this floor is the measured rate, so that resolution cannot regress.
+    let share = |known: usize, all: usize| known as f64 / all as f64;
+    assert!(share(corpus_rate.0 + corpus_rate.1, corpus_rate.2) >= CORPUS_NAMES_FLOOR, "corpus names regressed");
+    assert!(share(corpus_rate.3 + corpus_rate.4, corpus_rate.5) >= CORPUS_FILES_FLOOR, "corpus files regressed");
+    assert!(share(corpus_rate.0, corpus_rate.2) >= CORPUS_CATALOG_NAMES_FLOOR, "corpus catalog names regressed");
+}
+
+/// Measured rates (see `model_names_resolve_to_an_architecture`), rounded down.
+/// Measured (issue 24 item 2, third coverage pass): 251 of 265 names (catalog or known-unsupported), 534 of 552 files,
+/// 225 of 265 names in the catalog. The issue's bar is 0.97 of names; the 14 names short of it have no config.json
+/// in any source read (data/corpus_models.txt says which and why).
+const CORPUS_NAMES_FLOOR: f64 = 0.947;
+const CORPUS_FILES_FLOOR: f64 = 0.967;
+const CORPUS_CATALOG_NAMES_FLOOR: f64 = 0.849;

@@ -1,5 +1,5 @@
 //! The model catalog: architectures of the models people fine-tune, compiled
-//! into the binary from `data/models.json` (167 entries, each with the source
+//! into the binary from `data/models.json` (183 entries, each with the source
 //! its numbers were read from; `data/README.md` explains every field), and the
 //! exact parameter count of an architecture (`params`).
 //!
@@ -546,7 +546,10 @@ fn strip_variant(name: &str) -> Option<(String, String, Option<&'static str>)> {
     })
 }
 
-/// The reason an unknown name gives when the rules tried more than the name as written.
+/// What the name rules looked up for an unknown name, in order, for its message (issue 24 item 2:
+/// "an unresolved id says what it tried"): each form tried, the suffixes dropped to reach it, the
+/// name part looked up under a re-upload organisation, and for a path its last components. Short on
+/// purpose: one line. `None` only for an empty name.
 pub fn tried_reason(tried: &[String]) -> Option<String> {
     let mut seen: Vec<&str> = Vec::new();
     for name in tried {
@@ -554,12 +557,34 @@ pub fn tried_reason(tried: &[String]) -> Option<String> {
             seen.push(name);
         }
     }
-    (seen.len() > 1).then(|| {
-        format!(
-            "tried {}: a re-upload organisation's name part and names without variant suffixes (-hf, -chat, -Instruct, -it, -base, quantization), compared whole",
-            seen.join(", ")
-        )
-    })
+    let written = *seen.first()?;
+    let last = |name: &str| name.rsplit(['/', '\\']).next().unwrap_or(name).len();
+    let written_last = last(written);
+    let mut items = Vec::new();
+    let mut dropped_before = 0;
+    for form in &seen {
+        let dropped = written_last.saturating_sub(last(form));
+        // Annotated where the suffixes dropped change: `Foo-7b` (`-chat-hf` dropped).
+        if dropped != dropped_before {
+            let cut = written.get(written.len() - dropped..).unwrap_or_default();
+            items.push(format!("`{form}` (`{cut}` dropped)"));
+            dropped_before = dropped;
+        } else {
+            items.push(format!("`{form}`"));
+        }
+    }
+    let mut notes = Vec::new();
+    let org = written.split_once('/').map(|(org, _)| org).filter(|_| !is_path(written));
+    match org.and_then(|org| REUPLOAD_ORGS.iter().find(|(known, _)| known.eq_ignore_ascii_case(org))) {
+        Some((org, _)) => notes.push(format!("a bare name is {org}'s re-upload of another organisation's model")),
+        None if seen.len() == 1 && !is_path(written) => notes.push("no variant suffix to drop".to_owned()),
+        None => {}
+    }
+    if is_path(written) {
+        notes.push("a path also by its last two components and its last component".to_owned());
+    }
+    let notes = if notes.is_empty() { String::new() } else { format!("; {}", notes.join("; ")) };
+    Some(format!("tried {}{notes}; compared whole, case-insensitively", items.join(", ")))
 }
 
 /// Whether a model name is written as a file-system path rather than a hub id
@@ -581,7 +606,7 @@ mod tests {
 
     #[test]
     fn the_catalog_parses_with_every_field_typed() {
-        assert_eq!(entries().len(), 170);
+        assert_eq!(entries().len(), 183);
         for entry in entries() {
             assert!(!entry.source.is_empty(), "{} cites no source", entry.id);
             if let Some(other) = &entry.same_architecture_as {
@@ -746,9 +771,24 @@ mod tests {
             ]
         );
         let why = tried_reason(&tried).unwrap();
-        assert!(why.starts_with("tried NousResearch/Llama-2-71b-chat-hf, Llama-2-71b-chat-hf, "), "{why}");
-        // Only the name as written: nothing to say beyond "not in the catalog".
-        assert_eq!(tried_reason(&resolve("my-org/my-model").unwrap_err()), None);
+        assert_eq!(
+            why,
+            "tried `NousResearch/Llama-2-71b-chat-hf`, `Llama-2-71b-chat-hf`, `NousResearch/Llama-2-71b-chat` (`-hf` dropped), \
+             `Llama-2-71b-chat`, `NousResearch/Llama-2-71b` (`-chat-hf` dropped), `Llama-2-71b`; a bare name is NousResearch's \
+             re-upload of another organisation's model; compared whole, case-insensitively"
+        );
+        // Only the name as written: it says so.
+        assert_eq!(
+            tried_reason(&resolve("my-org/my-model").unwrap_err()).as_deref(),
+            Some("tried `my-org/my-model`; no variant suffix to drop; compared whole, case-insensitively")
+        );
+        let path = tried_reason(&resolve("/data/ckpt/Foo-7b-chat").unwrap_err()).unwrap();
+        assert_eq!(
+            path,
+            "tried `/data/ckpt/Foo-7b-chat`, `/data/ckpt/Foo-7b` (`-chat` dropped); a path also by its last two components and its \
+             last component; compared whole, case-insensitively"
+        );
+        assert_eq!(tried_reason(&[]), None);
     }
 
     #[test]

@@ -240,7 +240,7 @@ fn find(name: &str, source: &Arc<SourceFile>, settings: &Settings, inline: Optio
         Some(Err(why)) => unknown(why),
         None => match model::unsupported(name) {
             Some(known) => ModelLookup::Unsupported { name: name.to_owned(), known },
-            // What the name rules tried, when they tried more than the name as written.
+            // What the name rules tried (issue 24 item 2: an unresolved id says what it tried).
             None => ModelLookup::Unknown { name: name.to_owned(), why: model::tried_reason(&tried) },
         },
     }
@@ -300,8 +300,9 @@ mod tests {
     fn an_unknown_name_says_what_the_rules_tried() {
         let (_, lookup) = filled("NousResearch/Llama-2-71b-chat-hf", None);
         let Some(ModelLookup::Unknown { why: Some(why), .. }) = lookup else { panic!("unknown with a reason") };
-        assert!(why.starts_with("tried NousResearch/Llama-2-71b-chat-hf, Llama-2-71b-chat-hf, NousResearch/Llama-2-71b-chat"), "{why}");
+        assert!(why.starts_with("tried `NousResearch/Llama-2-71b-chat-hf`, `Llama-2-71b-chat-hf`, `NousResearch/Llama-2-71b-chat` (`-hf` dropped)"), "{why}");
         let (_, lookup) = filled("my-org/my-model", None);
-        assert!(matches!(lookup, Some(ModelLookup::Unknown { why: None, .. })));
+        let Some(ModelLookup::Unknown { why: Some(why), .. }) = lookup else { panic!("unknown with a reason") };
+        assert!(why.starts_with("tried `my-org/my-model`; no variant suffix to drop"), "{why}");
     }
 }
