@@ -248,10 +248,10 @@ const MIN_ROWS: &[(&str, usize)] = &[("litgpt", 46), ("torchtune", 13), ("llama_
 /// issue's bars (≤ 0.10 / ≤ 0.35 per framework) are not met by any framework yet: litgpt 0.156 /
 /// 0.299 (QLoRA 16–30 % under), torchtune 0.381 / 2.562 (the `loss=` override lost, paged
 /// optimizer states priced on the GPU), LLaMA-Factory 0.127 / 0.653 (ZeRO-3 offload under),
-/// Axolotl 0.483 / 0.978 (the k-bit upcast it undoes), HF 7.079 / 13.998 (Qwen's `--use_lora`
+/// Axolotl 0.501 / 0.978 (the k-bit upcast it undoes), HF 7.079 / 13.998 (Qwen's `--use_lora`
 /// read as a full fine-tune). book/src/memory.md lists the causes.
 const REACHED: &[(&str, f64, f64)] =
-    &[("litgpt", 0.156, 0.299), ("torchtune", 0.381, 2.562), ("llama_factory", 0.127, 0.653), ("axolotl", 0.483, 0.978), ("hf", 7.079, 13.998)];
+    &[("litgpt", 0.156, 0.299), ("torchtune", 0.381, 2.562), ("llama_factory", 0.127, 0.653), ("axolotl", 0.501, 0.978), ("hf", 7.079, 13.998)];
 /// Published OOMs predicted to fit (the issue's bar: none): llamafactory-6531, trl-handbook-22,
 /// trl-openr1-100, trl-openr1-446.
 const OOM_MISSED_WAS: usize = 4;
