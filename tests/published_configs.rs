@@ -243,22 +243,22 @@ fn estimates_match_peaks_published_in_each_frameworks_own_config() {
 }
 
 /// Rows per framework in fixtures/published/rows.json.
-const MIN_ROWS: &[(&str, usize)] = &[("litgpt", 46), ("torchtune", 13), ("llama_factory", 21), ("axolotl", 22), ("hf", 20)];
+const MIN_ROWS: &[(&str, usize)] = &[("litgpt", 46), ("torchtune", 13), ("llama_factory", 21), ("axolotl", 22), ("hf", 25)];
 /// (framework, median |r − 1|, worst |r − 1|) over the counted rows, reached on 2026-11-27. The
 /// issue's bars (≤ 0.10 / ≤ 0.35 per framework) are not met by any framework yet: litgpt 0.156 /
 /// 0.299 (QLoRA 16–30 % under), torchtune 0.381 / 2.562 (the `loss=` override lost, paged
 /// optimizer states priced on the GPU), LLaMA-Factory 0.127 / 0.653 (ZeRO-3 offload under),
-/// Axolotl 0.501 / 0.978 (the k-bit upcast it undoes), HF 7.079 / 13.998 (Qwen's `--use_lora`
-/// read as a full fine-tune). book/src/memory.md lists the causes.
+/// Axolotl 0.501 / 0.978 (the k-bit upcast it undoes), HF 10.836 / 24.007 (the scripts' own LoRA
+/// flags, Qwen's `--use_lora` and PEFT's `--use_peft_lora`, not read: full fine-tunes). book/src/memory.md lists the causes.
 const REACHED: &[(&str, f64, f64)] =
-    &[("litgpt", 0.156, 0.299), ("torchtune", 0.381, 2.562), ("llama_factory", 0.127, 0.653), ("axolotl", 0.501, 0.978), ("hf", 7.079, 13.998)];
+    &[("litgpt", 0.156, 0.299), ("torchtune", 0.381, 2.562), ("llama_factory", 0.127, 0.653), ("axolotl", 0.501, 0.978), ("hf", 10.836, 24.007)];
 /// Published OOMs predicted to fit (the bar: none): llamafactory-6531, trl-handbook-22,
 /// trl-openr1-100, trl-openr1-446.
 const OOM_MISSED_WAS: usize = 4;
 /// Completed runs that get MEM001 (the bar: none): litgpt mistral-7b, mistral-7b-v0.2 and
 /// phi-3 LoRA, Axolotl gpt-oss-20b LoRA and axolotl-1000, the six Qwen-7B scripts,
-/// llamafactory-6999, trl-openr1-446-ran.
-const MEM001_COMPLETED_WAS: usize = 13;
+/// llamafactory-6999, trl-openr1-446-ran, four of PEFT's Llama-2-70B guide runs.
+const MEM001_COMPLETED_WAS: usize = 17;
 /// Rows trainlint refuses to estimate (each with its reason in the table).
 const NOT_ESTIMATED_WAS: usize = 23;
 
