@@ -191,6 +191,22 @@ fn a_torchtune_header_comment_gives_the_world() {
     assert!(shown.contains("× 1 data-parallel world") && shown.contains("tune run without torchrun options (one process)"), "{shown}");
 }
 
+/// torchtune's own override semantics: `tune run … loss=X` on a node with a `_component_` sets the
+/// component and keeps the node's other fields (`config/_utils.py` `_merge_yaml_and_cli_args`);
+/// a plain key is set as written. Found on torchtune's README command (issue 24 item 4): the
+/// chunked loss was read as replacing the node, and the logits priced in fp32.
+#[test]
+fn a_tune_run_override_of_a_component_sets_its_component() {
+    let config = "model:\n  _component_: torchtune.models.llama3_2.lora_llama3_2_3b\n  lora_attn_modules: ['q_proj', 'v_proj']\n  lora_rank: 8\n  lora_alpha: 16\ntokenizer:\n  _component_: torchtune.models.llama3.llama3_tokenizer\n  path: /tmp/Llama-3.2-3B-Instruct/original/tokenizer.model\n  max_seq_len: null\nloss:\n  _component_: torch.nn.CrossEntropyLoss\n  ignore_index: -100\nbatch_size: 4\ngradient_accumulation_steps: 8\noptimizer:\n  _component_: torch.optim.AdamW\n  lr: 3e-4\ndtype: bf16\n";
+    let script = "tune run lora_finetune_single_device --config recipes/configs/llama3_2/3B_lora_single_device.yaml \\\n  loss=torchtune.modules.loss.CEWithChunkedOutputLoss \\\n  tokenizer.max_seq_len=2048 batch_size=2\n";
+    let dir = repo("tune-override", &[("recipes/configs/llama3_2/3B_lora_single_device.yaml", config), ("run.sh", script)]);
+    let shown = show(&dir, "recipes/configs/llama3_2/3B_lora_single_device.yaml", &[]);
+    assert!(shown.contains("micro_batch      2              run.sh:1 (the launch line's override)"), "{shown}");
+    let estimate = common::stdout(&common::trainlint_in(&dir, &["estimate", "--gpu", "a100-80gb", "recipes/configs/llama3_2/3B_lora_single_device.yaml"]));
+    assert!(estimate.contains("(chunked"), "the override sets loss._component_:\n{estimate}");
+    assert!(!estimate.contains("upcast to fp32"), "{estimate}");
+}
+
 /// Issue 23 items 1–4: a FastChat-style launch script (`scripts/train_vicuna_7b.sh`: every
 /// training argument a flag, `--deepspeed` naming an all-`"auto"` JSON) is the run: walked by
 /// `check .`, read as HF TrainingArguments, its world from `torchrun`, its DeepSpeed JSON's ZeRO

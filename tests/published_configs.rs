@@ -34,19 +34,21 @@ struct Outcome {
     /// Why the row is reported but not counted (its published value is not the run its config describes).
     excluded: Option<String>,
     note: String,
+    /// The kind of run the binary gave it (`band.kind`), and (measured as live tensors − model
+    /// states) ÷ computed rows: what the uncertainty bands are made of (`estimate::band`, the
+    /// bands test in tests/accuracy.rs reads them from results.json).
+    kind: Option<Value>,
+    factor: Option<f64>,
+    /// Measured ÷ estimated live tensors (the bands' low end).
+    tensor_ratio: Option<f64>,
 }
 
-/// `max_memory_reserved` over `max_memory_allocated`: tests/accuracy.rs `allocator_overhead`
-/// (median of our 36 H200 setups, data/measured_h200.json: 1.17 with activation checkpointing,
-/// 1.05 without). Here the checkpointing is the one trainlint read from the framework's config:
-/// the estimate's "(layer recomputed)" term, or `checkpointing selective` in its activations.
+/// `max_memory_reserved` over `max_memory_allocated`: the reserve the binary itself applies for
+/// this run (`band.reserve`, `estimate::band::RESERVE_*`: the median of our 36 H200 setups,
+/// data/measured_h200.json, 1.17 with activation checkpointing, 1.05 without), from the
+/// checkpointing trainlint read in the framework's config.
 fn allocator_overhead(estimate: &Value) -> f64 {
-    let checkpointed = estimate["components"].as_array().into_iter().flatten().any(|c| {
-        let name = c["name"].as_str().unwrap_or("");
-        let depends = c["depends_on"].as_str().unwrap_or("");
-        name.contains("layer recomputed") || name.contains("checkpointed") || depends.contains("checkpointing selective")
-    });
-    if checkpointed { 1.17 } else { 1.05 }
+    estimate["band"]["reserve"].as_f64().unwrap_or(trainlint::estimate::band::RESERVE_PLAIN)
 }
 
 fn median(values: &mut [f64]) -> f64 {
@@ -95,6 +97,9 @@ fn run_row(row: &Value) -> Outcome {
         mem001: None,
         excluded: row["excluded"].as_str().map(str::to_owned),
         note: String::new(),
+        kind: None,
+        factor: None,
+        tensor_ratio: None,
     };
     let (dir, config) = work_tree(row);
     let extra: Vec<String> = row["args"].as_array().into_iter().flatten().filter_map(|a| a.as_str().map(str::to_owned)).collect();
@@ -153,6 +158,19 @@ fn run_row(row: &Value) -> Outcome {
     };
     let ratio = compared / measured;
     outcome.ratio = Some(ratio);
+    // As tests/accuracy.rs: the measured figure as live tensors, less the model states, over the
+    // computed rows (none where those are under a tenth of the tensors: the factor would magnify
+    // an error in the states).
+    let widened = estimate["widened_bytes"].as_f64().unwrap_or(0.0);
+    let tensors = match metric.as_str() {
+        "max_memory_allocated" => measured,
+        "max_memory_reserved" => measured / overhead,
+        _ => (measured - context) / overhead,
+    };
+    let states = total - context - widened;
+    outcome.kind = Some(estimate["band"]["kind"].clone());
+    outcome.factor = (widened >= 0.1 * (total - context)).then(|| ((tensors - states) / widened * 1000.0).round() / 1000.0);
+    outcome.tensor_ratio = Some((tensors / (total - context) * 1000.0).round() / 1000.0);
     outcome.note = format!("estimate {:.2} GiB, published {:.2} GiB ({metric})", compared / GIB, measured / GIB);
     outcome
 }
@@ -207,18 +225,25 @@ fn estimates_match_peaks_published_in_each_frameworks_own_config() {
          (rows not counted that get MEM001: {mem001_excluded:?})\nnot estimated: {not_estimated:#?}"
     );
 
+    // results.json is what the bands are computed from (tests/accuracy.rs): it must be current.
+    let results: Vec<Value> = outcomes
+        .iter()
+        .map(|o| {
+            json!({"id": o.id, "framework": o.framework, "method": o.method, "sharding": o.sharding,
+                   "ratio": o.ratio.map(|r| (r * 1000.0).round() / 1000.0), "oom": o.oom,
+                   "predicted_fits": o.predicted_fits, "mem001": o.mem001, "excluded": o.excluded,
+                   "kind": o.kind, "tensor_ratio": o.tensor_ratio, "factor": o.factor, "note": o.note})
+        })
+        .collect();
+    let text = serde_json::to_string_pretty(&results).unwrap() + "\n";
+    let path = common::repo().join("fixtures/published/results.json");
     if std::env::var_os("TRAINLINT_WRITE_PUBLISHED").is_some() {
-        let results: Vec<Value> = outcomes
-            .iter()
-            .map(|o| {
-                json!({"id": o.id, "framework": o.framework, "method": o.method, "sharding": o.sharding,
-                       "ratio": o.ratio.map(|r| (r * 1000.0).round() / 1000.0), "oom": o.oom,
-                       "predicted_fits": o.predicted_fits, "mem001": o.mem001, "excluded": o.excluded, "note": o.note})
-            })
-            .collect();
-        let text = serde_json::to_string_pretty(&results).unwrap() + "\n";
-        std::fs::write(common::repo().join("fixtures/published/results.json"), text).unwrap();
+        std::fs::write(&path, &text).unwrap();
     }
+    assert!(
+        std::fs::read_to_string(&path).is_ok_and(|stored| stored == text),
+        "fixtures/published/results.json is not what the binary gives: rerun with TRAINLINT_WRITE_PUBLISHED=1, review, then rewrite the bands (TRAINLINT_WRITE_BANDS=1 cargo test --test accuracy)"
+    );
 
     // Every row is estimated, or says why not.
     for o in &outcomes {

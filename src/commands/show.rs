@@ -105,6 +105,10 @@ fn human(resolved: &ResolvedConfig, sets: &[(String, String)]) -> String {
                 && let Some((key, set)) = sets.iter().find(|(key, _)| *key == value.path)
             {
                 push_line(&mut out, &format!("    {:width$}  {:<14} (--set {key}={set}, in no file)\n", role.name(), shown));
+            } else if value.from_override
+                && let Some((_, at)) = resolved.launch_overrides.iter().find(|(path, _)| *path == value.path)
+            {
+                push_line(&mut out, &format!("    {:width$}  {:<14} {} (the launch line's override)\n", role.name(), shown, at));
             } else if value.from_override {
                 push_line(&mut out, &format!("    {:width$}  {:<14} (the manifest's [hydra] overrides)\n", role.name(), shown));
             } else if let Some(facts) = &value.from_model {

@@ -111,8 +111,12 @@ pub fn switches(root: &Node, out: &mut DerivedRoles) {
         out.push(Role::Preference, "paired".into(), "beta");
     }
     // TRL `ModelConfig.use_peft` / `use_dora` (trl `trl/trainer/model_config.py`): a PEFT LoRA (DoRA) adapter.
-    if truthy("use_peft") {
-        out.push(Role::Adapter, if truthy("use_dora") { "dora" } else { "lora" }.into(), "use_peft");
+    // The same switch in the training scripts that HF-argument launches run and projects copy:
+    // PEFT's `examples/sft/train.py` `ModelArguments.use_peft_lora` (huggingface/peft @93288afb
+    // L54), Qwen's and FastChat's `finetune.py`/`train_lora.py` `use_lora` (QwenLM/Qwen @00dceebb
+    // `finetune.py` L50: `get_peft_model` when set).
+    if let Some(key) = ["use_peft", "use_peft_lora", "use_lora"].into_iter().find(|k| truthy(k)) {
+        out.push(Role::Adapter, if truthy("use_dora") { "dora" } else { "lora" }.into(), key);
     }
     // TRL `ModelConfig.lora_r` / `lora_target_modules` (trl `trl/trainer/model_config.py`).
     if let Some(rank) = root.get("lora_r") {
@@ -138,10 +142,14 @@ pub fn switches(root: &Node, out: &mut DerivedRoles) {
             out.push(Role::OffloadParams, true.into(), key);
         }
     }
-    if truthy("load_in_4bit") {
-        out.push(Role::BaseWeights, "int4".into(), "load_in_4bit");
-    } else if truthy("load_in_8bit") {
-        out.push(Role::BaseWeights, "int8".into(), "load_in_8bit");
+    // `load_in_4bit`/`load_in_8bit` (TRL `ModelConfig`, transformers' loading switches); PEFT's
+    // `examples/sft/train.py` `use_4bit_quantization`/`use_8bit_quantization` (@93288afb L62:
+    // a `BitsAndBytesConfig`); Qwen's `q_lora` (@00dceebb `finetune.py` L63, L306: 4-bit GPTQ on
+    // its Int4 checkpoints, with `use_lora`) and FastChat's (`train_lora.py`: bitsandbytes 4-bit).
+    if let Some(key) = ["load_in_4bit", "use_4bit_quantization", "q_lora"].into_iter().find(|k| truthy(k)) {
+        out.push(Role::BaseWeights, "int4".into(), key);
+    } else if let Some(key) = ["load_in_8bit", "use_8bit_quantization"].into_iter().find(|k| truthy(k)) {
+        out.push(Role::BaseWeights, "int8".into(), key);
     }
 }
 

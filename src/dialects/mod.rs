@@ -105,6 +105,13 @@ pub trait Framework: Sync {
         None
     }
 
+    /// The path a launch line's `key=value` override sets in this framework's config: the
+    /// key itself, unless the framework routes it elsewhere (torchtune sets a component's
+    /// `_component_`).
+    fn override_path(&self, _root: &Node, key: &str) -> String {
+        key.to_owned()
+    }
+
     /// Whether the framework reads its files with OmegaConf: `${...}` is
     /// interpolated and plain scalars are typed as YAML 1.1.
     fn interpolates(&self) -> bool {

@@ -24,6 +24,17 @@ impl Framework for Torchtune {
         "torchtune"
     }
 
+    /// `tune run … loss=X` on a node with a `_component_` sets that component and keeps the
+    /// node's other fields (torchtune `config/_utils.py` `_merge_yaml_and_cli_args`: "If a cli
+    /// arg overrides a yaml arg with a _component_ field, the cli arg can be specified with the
+    /// parent field directly, e.g., model=torchtune.models…").
+    fn override_path(&self, root: &Node, key: &str) -> String {
+        match root.get_dotted(key) {
+            Some(node) if node.get("_component_").is_some() => format!("{key}._component_"),
+            _ => key.to_owned(),
+        }
+    }
+
     fn title(&self) -> &'static str {
         "torchtune"
     }

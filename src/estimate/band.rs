@@ -2,21 +2,24 @@
 //! kind of run (method × sharding × framework), not a flat margin.
 //!
 //! An estimate has three parts: the model states (weights, gradients, optimizer states:
-//! parameters × bytes, as exact as the parameter count) and the user's declared sizes,
-//! taken as they are; the rows trainlint computes (activations, logits, workspaces), where
+//! parameters × bytes, as exact as the parameter count) and the user's declared sizes, taken
+//! as they are; the rows trainlint computes (activations, logits, workspaces), where most of
 //! its errors are; and the CUDA context. For every published or measured peak the binary
 //! estimates, the test that writes `data/uncertainty.json` (`tests/accuracy.rs`
-//! `bands_are_computed_from_the_accuracy_table`, `TRAINLINT_WRITE_BANDS=1`) takes the
-//! factor f = (measured tensors − model states) ÷ computed rows, like for like, and keeps
-//! per kind of run its smallest and largest f. The test fails when the file is not what the
-//! table gives, so a change to a component that moves an estimate moves the bands, or the
-//! test says so. A run's band is the most specific cell with at least `MIN_ROWS` rows: its
-//! own (method, sharding, framework), else (method, sharding) over every framework, else
-//! the method's, else every row's.
+//! `bands_are_computed_from_the_accuracy_table`, `TRAINLINT_WRITE_BANDS=1`) takes, like for
+//! like, the ratio r = measured ÷ estimated live tensors and the factor f = (measured tensors −
+//! model states) ÷ computed rows, and keeps per kind of run the smallest r and the largest f.
+//! The test fails when the file is not what the table gives, so a change to a component that
+//! moves an estimate moves the bands, or the test says so. A run's band is the most specific
+//! cell with at least `MIN_ROWS` rows: its own (method, sharding, framework), else (method,
+//! sharding) over every framework, else the method's, else every row's.
 //!
-//! The card then holds (model states + f × computed rows) × the caching allocator's
-//! reserve + the CUDA context, for f from the cell's smallest to its largest (widened to
-//! contain 1, the estimate itself).
+//! The card then holds, at the low end, the estimate's tensors × the smallest r (an
+//! overestimate may be anywhere, in the states too), and at the high end the model states
+//! + the computed rows × the largest f (an underestimate is in what trainlint computes: the
+//! states are counted), each × the caching allocator's reserve + the CUDA context, widened to
+//! contain the estimate itself. On every row of the table the low end is at most what was
+//! measured (no MEM001 on a run that completed) and the high end at least.
 
 use super::components::Run;
 use crate::schema::typed::{ActivationCheckpointing, Adapter, Quantization};
@@ -101,9 +104,12 @@ pub struct Cell {
     pub sharding: Option<Sharding>,
     pub framework: Option<String>,
     pub rows: usize,
-    /// Smallest and largest (measured tensors − model states) ÷ computed rows over the cell's rows.
-    pub factor_min: f64,
+    /// Smallest measured ÷ estimated live tensors over the cell's rows.
+    pub ratio_min: f64,
+    /// Largest (measured tensors − model states) ÷ computed rows over the cell's rows that have
+    /// computed rows of at least a tenth of their tensors (`factor_rows` of them).
     pub factor_max: f64,
+    pub factor_rows: usize,
 }
 
 /// `data/uncertainty.json`.
@@ -130,9 +136,11 @@ pub struct Band {
     pub measured_on: String,
     /// Rows of the accuracy table in that cell.
     pub rows: usize,
-    /// The lowest and highest multiple of the computed rows (activations, logits, workspaces) the
-    /// measured runs of this kind needed: the cell's smallest and largest factor, widened to contain 1.
-    pub low_factor: f64,
+    /// The lowest multiple of the estimate's live tensors the measured runs of this kind needed
+    /// (the cell's smallest ratio, at most 1).
+    pub low_ratio: f64,
+    /// The highest multiple of the computed rows (activations, logits, workspaces) they needed
+    /// (the cell's largest factor, at least 1).
     pub high_factor: f64,
     /// The caching allocator's reserve, as a multiple of the live tensors.
     pub reserve: f64,
@@ -159,14 +167,14 @@ impl Band {
             Some(cell) => Band {
                 measured_on: describe_cell(cell),
                 rows: cell.rows,
-                low_factor: cell.factor_min.clamp(0.0, 1.0),
+                low_ratio: cell.ratio_min.clamp(0.0, 1.0),
                 high_factor: cell.factor_max.max(1.0),
                 reserve,
                 calibrated_residual_bytes: None,
                 kind,
             },
             // Only an empty table has no pooled cell: no band, the estimate alone.
-            None => Band { measured_on: "no measured rows".into(), rows: 0, low_factor: 1.0, high_factor: 1.0, reserve, calibrated_residual_bytes: None, kind },
+            None => Band { measured_on: "no measured rows".into(), rows: 0, low_ratio: 1.0, high_factor: 1.0, reserve, calibrated_residual_bytes: None, kind },
         }
     }
 
@@ -174,38 +182,36 @@ impl Band {
     /// the fit's largest residual either side, no reserve (the measurement includes it).
     pub fn calibrated(mut self, residual: f64) -> Band {
         self.measured_on = "this run's measured peaks ([[calibration]])".into();
-        self.low_factor = 1.0;
+        self.low_ratio = 1.0;
         self.high_factor = 1.0;
         self.reserve = 1.0;
         self.calibrated_residual_bytes = Some(residual.max(0.0));
         self
     }
 
-    /// What the card holds for a run whose estimate is `total` bytes, `widened` of them the
-    /// computed rows the band widens and `context` the CUDA context, at a factor of the
-    /// widened rows: the model states and declared sizes as they are, the allocator's
-    /// reserve over every tensor, and the context.
-    fn device(&self, total: f64, widened: f64, context: f64, factor: f64) -> f64 {
-        let widened = widened.max(0.0);
-        let kept = (total - context - widened).max(0.0);
-        (kept + widened * factor) * self.reserve + context
-    }
-
-    pub fn low(&self, total: f64, widened: f64, context: f64) -> f64 {
+    /// The low end for a run whose estimate is `total` bytes, `context` of them the CUDA
+    /// context: its live tensors × the smallest measured ratio, the reserve, the context.
+    pub fn low(&self, total: f64, _widened: f64, context: f64) -> f64 {
         match self.calibrated_residual_bytes {
             Some(residual) => (total - residual).max(0.0),
-            None => self.device(total, widened, context, self.low_factor),
+            None => (total - context).max(0.0) * self.low_ratio * self.reserve + context,
         }
     }
 
+    /// The high end: the model states and declared sizes as they are, the computed rows
+    /// (`widened`) × the largest measured factor, the reserve over every tensor, the context.
     pub fn high(&self, total: f64, widened: f64, context: f64) -> f64 {
         match self.calibrated_residual_bytes {
             Some(residual) => total + residual,
-            None => self.device(total, widened, context, self.high_factor),
+            None => {
+                let widened = widened.max(0.0);
+                let kept = (total - context - widened).max(0.0);
+                (kept + widened * self.high_factor) * self.reserve + context
+            }
         }
     }
 
-    /// "lora · none · litgpt: the computed rows −8 % to +21 % (measured on 12 runs of this kind), the model states as counted, then ×1.05 allocator reserve and the CUDA context".
+    /// "lora · none · litgpt: from the tensors −8 % to the computed rows +21 % with the model states as counted (measured on 12 runs of this kind), then ×1.05 allocator reserve and the CUDA context".
     pub fn describe(&self) -> String {
         if let Some(residual) = self.calibrated_residual_bytes {
             return format!("{}: ± {} (the fit of this run's measured peaks, [[calibration]])", self.kind.describe(), super::human_bytes(residual));
@@ -221,9 +227,9 @@ impl Band {
             format!("{} {runs} ({})", self.measured_on, "too few of this kind")
         };
         format!(
-            "{}: the computed rows {} to {} ({cell}), the model states as counted, then ×{} allocator reserve and the CUDA context",
+            "{}: from the tensors {} to the computed rows {} with the model states as counted ({cell}), then ×{} allocator reserve and the CUDA context",
             self.kind.describe(),
-            percent(self.low_factor),
+            percent(self.low_ratio),
             percent(self.high_factor),
             self.reserve
         )
@@ -240,17 +246,24 @@ fn describe_cell(cell: &Cell) -> String {
     )
 }
 
-/// The table the accuracy rows give: every (method, sharding, framework) cell and the
-/// pooled ones, with their extreme factors. `rows` are (kind, factor) of the rows the
-/// binary estimated; the test that writes `data/uncertainty.json` calls it.
-pub fn measure(rows: &[(Kind, f64)], min_rows: usize, source: &str) -> Table {
+/// One measured row for the table: its kind, measured ÷ estimated live tensors, and the factor
+/// on its computed rows (none where those are under a tenth of its tensors: the factor would
+/// magnify an error in the states).
+pub struct Measured {
+    pub kind: Kind,
+    pub ratio: f64,
+    pub factor: Option<f64>,
+}
+
+/// The table the accuracy rows give: every (method, sharding, framework) cell and the pooled
+/// ones, with their smallest ratio and largest factor. The test that writes
+/// `data/uncertainty.json` calls it.
+pub fn measure(rows: &[Measured], min_rows: usize, source: &str) -> Table {
     use std::collections::BTreeMap;
     type Key = (Option<Method>, Option<Sharding>, Option<String>);
-    let mut groups: BTreeMap<(String, String, String), (Key, Vec<f64>)> = BTreeMap::new();
-    for (kind, factor) in rows {
-        if !factor.is_finite() {
-            continue;
-        }
+    let mut groups: BTreeMap<(String, String, String), (Key, Vec<f64>, Vec<f64>)> = BTreeMap::new();
+    for row in rows.iter().filter(|r| r.ratio.is_finite() && r.ratio > 0.0) {
+        let kind = &row.kind;
         let keys = [
             (Some(kind.method), Some(kind.sharding), Some(kind.framework.clone())),
             (Some(kind.method), Some(kind.sharding), None),
@@ -259,19 +272,24 @@ pub fn measure(rows: &[(Kind, f64)], min_rows: usize, source: &str) -> Table {
         ];
         for (method, sharding, framework) in keys {
             let key = (method.as_ref().map(name).unwrap_or_default(), sharding.as_ref().map(name).unwrap_or_default(), framework.clone().unwrap_or_default());
-            groups.entry(key).or_insert_with(|| ((method, sharding, framework), Vec::new())).1.push(factor.max(0.0));
+            let group = groups.entry(key).or_insert_with(|| ((method, sharding, framework), Vec::new(), Vec::new()));
+            group.1.push(row.ratio);
+            if let Some(factor) = row.factor.filter(|f| f.is_finite()) {
+                group.2.push(factor.max(0.0));
+            }
         }
     }
     let round = |x: f64| (x * 1000.0).round() / 1000.0;
     let cells = groups
         .into_values()
-        .map(|((method, sharding, framework), factors)| Cell {
+        .map(|((method, sharding, framework), ratios, factors)| Cell {
             method,
             sharding,
             framework,
-            rows: factors.len(),
-            factor_min: round(factors.iter().copied().fold(f64::INFINITY, f64::min)),
-            factor_max: round(factors.iter().copied().fold(0.0, f64::max)),
+            rows: ratios.len(),
+            ratio_min: round(ratios.iter().copied().fold(f64::INFINITY, f64::min)),
+            factor_max: round(factors.iter().copied().fold(1.0, f64::max)),
+            factor_rows: factors.len(),
         })
         .collect();
     Table { source: source.to_owned(), min_rows, cells }
@@ -287,12 +305,13 @@ mod tests {
 
     #[test]
     fn a_cell_is_the_extremes_of_its_rows_and_pooled_cells_hold_every_row() {
-        let rows = [(kind(Method::Lora, "litgpt"), 0.8), (kind(Method::Lora, "litgpt"), 1.1), (kind(Method::Full, "native"), 1.0)];
+        let row = |method, framework: &str, ratio, factor| Measured { kind: kind(method, framework), ratio, factor };
+        let rows = [row(Method::Lora, "litgpt", 0.8, Some(0.5)), row(Method::Lora, "litgpt", 1.1, Some(1.4)), row(Method::Full, "native", 1.0, None)];
         let table = measure(&rows, 2, "test");
         let litgpt = table.cells.iter().find(|c| c.framework.as_deref() == Some("litgpt")).unwrap();
-        assert_eq!((litgpt.rows, litgpt.factor_min, litgpt.factor_max), (2, 0.8, 1.1));
+        assert_eq!((litgpt.rows, litgpt.ratio_min, litgpt.factor_max, litgpt.factor_rows), (2, 0.8, 1.4, 2));
         let all = table.cells.iter().find(|c| c.method.is_none()).unwrap();
-        assert_eq!((all.rows, all.factor_min, all.factor_max), (3, 0.8, 1.1));
+        assert_eq!((all.rows, all.ratio_min, all.factor_max, all.factor_rows), (3, 0.8, 1.4, 2));
     }
 
     #[test]
@@ -301,14 +320,14 @@ mod tests {
             kind: kind(Method::Lora, "litgpt"),
             measured_on: String::new(),
             rows: 4,
-            low_factor: 0.9,
+            low_ratio: 0.9,
             high_factor: 1.25,
             reserve: 1.05,
             calibrated_residual_bytes: None,
         };
         // 11 GiB: 1 GiB context, 6 GiB model states, 4 GiB computed rows.
         let gib = 1024.0 * 1024.0 * 1024.0;
-        assert!((band.low(11.0 * gib, 4.0 * gib, gib) / gib - ((6.0 + 4.0 * 0.9) * 1.05 + 1.0)).abs() < 1e-9);
+        assert!((band.low(11.0 * gib, 4.0 * gib, gib) / gib - (10.0 * 0.9 * 1.05 + 1.0)).abs() < 1e-9);
         assert!((band.high(11.0 * gib, 4.0 * gib, gib) / gib - ((6.0 + 4.0 * 1.25) * 1.05 + 1.0)).abs() < 1e-9);
         let measured = band.calibrated(0.5 * gib);
         assert!((measured.high(10.0 * gib, 0.0, gib) / gib - 10.5).abs() < 1e-9);

@@ -31,6 +31,8 @@ pub struct Linked {
     pub world: Option<(u64, String)>,
     /// Hydra overrides the chosen launch passes (`trainer.devices=8`).
     pub overrides: Vec<(String, String)>,
+    /// The chosen launch's line (`scripts/train.sh:3`).
+    pub at: Option<String>,
     /// The first launch that passes training flags with the config (`torchrun train.py
     /// --deepspeed ds.json --per_device_train_batch_size 4`): the script, as displayed, and the
     /// launch's line. HF's DeepSpeed integration fills the config's `"auto"` from those flags.
@@ -281,7 +283,7 @@ pub fn linked(settings: &Settings, config: &Path) -> Option<Linked> {
     let (file, line, world, what, overrides, accelerate) = found[0].clone();
     let others: Vec<String> = found[1..].iter().filter_map(|(f, l, w, ..)| w.filter(|w| Some(*w) != world).map(|w| format!("{w} from {f}:{l}"))).collect();
     let also = if others.is_empty() { String::new() } else { format!("; the smallest of the worlds its launches give, also {}", others.join(", ")) };
-    Some(Linked { world: world.map(|w| (w, format!("{file}:{line} ({what}{also})"))), overrides, with_flags, accelerate })
+    Some(Linked { world: world.map(|w| (w, format!("{file}:{line} ({what}{also})"))), overrides, at: Some(format!("{file}:{line}")), with_flags, accelerate })
 }
 
 /// The string literal passed as `name=` in a Python call (`config_name="train.yaml"`).

@@ -136,6 +136,9 @@ pub struct ResolvedConfig {
     pub unresolved: Vec<interpolate::Issue>,
     /// What the config's model name (`Role::Model`) led to; `None` when it names none.
     pub model: Option<model::ModelLookup>,
+    /// The paths a launch line's overrides set (`loss._component_`), and that line
+    /// (`run.sh:3`): `show` names it as their source.
+    pub launch_overrides: Vec<(String, String)>,
 }
 
 impl ResolvedConfig {
@@ -278,12 +281,17 @@ fn launched(
     own: Option<Own>,
 ) -> ResolvedConfig {
     let linked = if files[0].path().as_os_str().is_empty() { None } else { launch::linked(settings, files[0].path()) };
+    let mut launch_overrides = Vec::new();
     for (key, value) in linked.iter().flat_map(|l| &l.overrides) {
         // `experiment=x` selects a config group (not recomposed here); a top-level key is set only when written.
         if !key.contains('.') && tree.get(key).is_none() {
             continue;
         }
-        hydra::set_override(&mut tree, key, value);
+        let path = detection.dialect.override_path(&tree, key);
+        hydra::set_override(&mut tree, &path, value);
+        if let Some(at) = linked.as_ref().and_then(|l| l.at.clone()) {
+            launch_overrides.push((path.trim_start_matches('+').to_owned(), at));
+        }
     }
     for (key, value) in &settings.sets {
         hydra::set_override(&mut tree, key, value);
@@ -299,6 +307,9 @@ fn launched(
     }
     let world = launcher.as_ref().map(|(w, _)| u32::try_from(*w).unwrap_or(u32::MAX)).or(settings.world_size);
     let mut resolved = resolve_tree_with(files, tree, detection, settings, stage, omegaconf, world, accelerate.as_deref());
+    // `--set` wins over a launch's override of the same path: it is named as `--set`.
+    launch_overrides.retain(|(path, _)| !settings.sets.iter().any(|(key, _)| key.trim_start_matches('+') == path));
+    resolved.launch_overrides = launch_overrides;
     if let Some((_, from)) = launcher
         && resolved.batch.world_source == WorldSource::CommandLineOrManifest
     {
@@ -400,7 +411,7 @@ fn resolve_tree_with(
     }
     let target_default = settings.manifest.effective_batch.map(u64::from);
     let batch = BatchView::from_roles(&roles, semantics, world, target_default, detection.declared);
-    ResolvedConfig { files, detection, tree, roles, batch, stage, stage_package: None, bindings: table, unresolved, model }
+    ResolvedConfig { files, detection, tree, roles, batch, stage, stage_package: None, bindings: table, unresolved, model, launch_overrides: Vec::new() }
 }
 
 /// HF's DeepSpeed integration fills `"auto"` from TrainingArguments
