@@ -27,6 +27,12 @@ SUSPECT = {
     "litgpt-phi3-full-1xa10g": "17.01 GB is below the bf16 weights + gradients + AdamW states of 3.8 B parameters (~30 GB): not the run the table describes (published_peaks.md)",
     "torchtune-l32-3b-full-baseline": "unpacked, sequence length unknown (published_peaks.md)",
 }
+# Qwen's LoRA rows "with embedding": finetune.py trains the embeddings and lm_head in full for a
+# non-chat base (`modules_to_save = ["wte", "lm_head"]`, QwenLM/Qwen finetune.py @00dceebb
+# L323-326); the restatement (plain LoRA) is not that run.
+for _size in ("7b", "14b"):
+    for _len in ("512", "4096"):
+        SUSPECT[f"qwen1-{_size}-lora-emb-{_len}"] = "LoRA with the embeddings and lm_head trained in full (Qwen finetune.py modules_to_save); the restatement is plain LoRA"
 
 
 # What the row's own config file says and the row does not carry: litgpt's `devices` and the

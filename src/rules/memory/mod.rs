@@ -59,14 +59,13 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &Settin
             Err(reason) if reason.0 == estimate::FSDP_WORLD_UNKNOWN || reason.0 == estimate::ZERO_WORLD_UNKNOWN => {
                 // The world is the launcher's: say the fewest GPUs the run fits on, or that none do.
                 match solve::smallest_world(resolved, settings, gpu, settings.safety_margin(), micro) {
-                    Err(solve::Unsolved::FitsNowhere(solved)) => {
+                    Err(solve::Unsolved::FitsNowhere(solved))
+                        if estimate::estimate(&solved.model, &solved.resolved, gpu, settings.safety_margin(), micro).verdict
+                            == estimate::Verdict::DoesNotFit =>
+                    {
                         let estimate = estimate::estimate(&solved.model, &solved.resolved, gpu, settings.safety_margin(), micro);
                         let row = plan::plan(&solved.model, &solved.resolved, gpu, settings.safety_margin());
-                        let mut diagnostic = if estimate.verdict == estimate::Verdict::DoesNotFit {
-                            out_of_memory::diagnostic(&solved.resolved, &solved.model, &estimate, &row, settings, &[&gpu.id])
-                        } else {
-                            low_memory_headroom::diagnostic(&solved.resolved, &estimate, &row, &[&gpu.id])
-                        };
+                        let mut diagnostic = out_of_memory::diagnostic(&solved.resolved, &solved.model, &estimate, &row, settings, &[&gpu.id]);
                         diagnostic.message.push_str(&format!(
                             " even sharded over {} GPUs (the world is the launcher's; what each GPU keeps unsharded does not fit)",
                             crate::model::thousands(solve::MAX_WORLD)
@@ -75,13 +74,26 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &Settin
                     }
                     solved if !reported_unknown => {
                         let mut diagnostic = memory_not_estimated::diagnostic(resolved, &reason.0);
-                        if let Ok(solved) = solved {
-                            let gpus = if solved.value == 1 { "1 GPU".to_owned() } else { format!("{} GPUs", crate::model::thousands(solved.value)) };
-                            let at = solved
-                                .at_sequence
-                                .map(|t| format!(" and {t} tokens (the sequence length is unbounded: longer samples need more)"))
-                                .unwrap_or_default();
-                            diagnostic.message.push_str(&format!("; it fits on {} from {gpus} at micro batch {micro}{at}", gpu.id));
+                        match solved {
+                            Ok(solved) => {
+                                let gpus = if solved.value == 1 { "1 GPU".to_owned() } else { format!("{} GPUs", crate::model::thousands(solved.value)) };
+                                let at = solved
+                                    .at_sequence
+                                    .map(|t| format!(" and {t} tokens (the sequence length is unbounded: longer samples need more)"))
+                                    .unwrap_or_default();
+                                diagnostic.message.push_str(&format!("; it fits on {} from {gpus} at micro batch {micro}{at}", gpu.id));
+                            }
+                            // Even the widest world leaves the band straddling the card: not sure either way.
+                            Err(solve::Unsolved::FitsNowhere(solved)) => {
+                                let high = solved.model.high(micro);
+                                diagnostic.message.push_str(&format!(
+                                    "; even sharded over {} GPUs it may not fit {} at micro batch {micro} (its band reaches {})",
+                                    crate::model::thousands(solve::MAX_WORLD),
+                                    gpu.id,
+                                    estimate::human_bytes(high)
+                                ));
+                            }
+                            Err(solve::Unsolved::NotEstimable(_)) => {}
                         }
                         checker.report(diagnostic);
                         reported_unknown = true;
