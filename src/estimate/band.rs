@@ -128,6 +128,18 @@ pub fn table() -> &'static Table {
     TABLE.get_or_init(|| serde_json::from_str(include_str!("../../data/uncertainty.json")).expect("data/uncertainty.json is checked by tests/accuracy.rs"))
 }
 
+/// What an estimate is made of at one moment of the step, for its band.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Parts {
+    /// Everything: live tensors and the CUDA context.
+    pub total: f64,
+    /// The rows trainlint computes (activations, logits, workspaces), not the context.
+    pub computed: f64,
+    /// The user's declared sizes and terms.
+    pub declared: f64,
+    pub context: f64,
+}
+
 /// The band of one run: which cell gave it, and the factors on the computed rows.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Band {
@@ -189,24 +201,28 @@ impl Band {
         self
     }
 
-    /// The low end for a run whose estimate is `total` bytes, `context` of them the CUDA
-    /// context: its live tensors × the smallest measured ratio, the reserve, the context.
-    pub fn low(&self, total: f64, _widened: f64, context: f64) -> f64 {
+    /// The low end: the estimate's live tensors but the declared sizes × the smallest measured
+    /// ratio, the declared sizes as stated, the reserve, the context.
+    pub fn low(&self, at: &Parts) -> f64 {
         match self.calibrated_residual_bytes {
-            Some(residual) => (total - residual).max(0.0),
-            None => (total - context).max(0.0) * self.low_ratio * self.reserve + context,
+            Some(residual) => (at.total - residual).max(0.0),
+            None => {
+                let declared = at.declared.max(0.0);
+                let rest = (at.total - at.context - declared).max(0.0);
+                (rest * self.low_ratio + declared) * self.reserve + at.context
+            }
         }
     }
 
-    /// The high end: the model states and declared sizes as they are, the computed rows
-    /// (`widened`) × the largest measured factor, the reserve over every tensor, the context.
-    pub fn high(&self, total: f64, widened: f64, context: f64) -> f64 {
+    /// The high end: the model states and declared sizes as they are, the computed rows × the
+    /// largest measured factor, the reserve over every tensor, the context.
+    pub fn high(&self, at: &Parts) -> f64 {
         match self.calibrated_residual_bytes {
-            Some(residual) => total + residual,
+            Some(residual) => at.total + residual,
             None => {
-                let widened = widened.max(0.0);
-                let kept = (total - context - widened).max(0.0);
-                (kept + widened * self.high_factor) * self.reserve + context
+                let computed = at.computed.max(0.0);
+                let kept = (at.total - at.context - computed).max(0.0);
+                (kept + computed * self.high_factor) * self.reserve + at.context
             }
         }
     }
@@ -327,11 +343,16 @@ mod tests {
         };
         // 11 GiB: 1 GiB context, 6 GiB model states, 4 GiB computed rows.
         let gib = 1024.0 * 1024.0 * 1024.0;
-        assert!((band.low(11.0 * gib, 4.0 * gib, gib) / gib - (10.0 * 0.9 * 1.05 + 1.0)).abs() < 1e-9);
-        assert!((band.high(11.0 * gib, 4.0 * gib, gib) / gib - ((6.0 + 4.0 * 1.25) * 1.05 + 1.0)).abs() < 1e-9);
+        let at = Parts { total: 11.0 * gib, computed: 4.0 * gib, declared: 0.0, context: gib };
+        assert!((band.low(&at) / gib - (10.0 * 0.9 * 1.05 + 1.0)).abs() < 1e-9);
+        assert!((band.high(&at) / gib - ((6.0 + 4.0 * 1.25) * 1.05 + 1.0)).abs() < 1e-9);
+        // 2 GiB of the states declared instead: taken as stated at both ends.
+        let declared = Parts { declared: 2.0 * gib, ..at };
+        assert!((band.low(&declared) / gib - ((8.0 * 0.9 + 2.0) * 1.05 + 1.0)).abs() < 1e-9);
         let measured = band.calibrated(0.5 * gib);
-        assert!((measured.high(10.0 * gib, 0.0, gib) / gib - 10.5).abs() < 1e-9);
-        assert!((measured.low(10.0 * gib, 0.0, gib) / gib - 9.5).abs() < 1e-9);
+        let at = Parts { total: 10.0 * gib, computed: 0.0, declared: 0.0, context: gib };
+        assert!((measured.high(&at) / gib - 10.5).abs() < 1e-9);
+        assert!((measured.low(&at) / gib - 9.5).abs() < 1e-9);
     }
 
     #[test]

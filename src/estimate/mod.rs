@@ -367,17 +367,20 @@ impl MemoryModel {
         self.calibration.as_ref()
     }
 
-    /// The rows the band widens (computed, not model states or declared sizes), alive at
-    /// `phase` at `micro`, without the CUDA context.
-    fn widened_at(&self, micro: u64, phase: Phase) -> f64 {
-        let computed: f64 = self
-            .terms
-            .iter()
-            .zip(&self.certainty)
-            .filter(|(t, c)| **c == components::Certainty::Computed && self.alive(t.live, phase))
-            .map(|(t, _)| t.at(micro))
-            .sum();
-        (computed - self.context).max(0.0)
+    /// The rows of one certainty alive at `phase` at `micro`.
+    fn certain_at(&self, micro: u64, phase: Phase, certainty: components::Certainty) -> f64 {
+        self.terms.iter().zip(&self.certainty).filter(|(t, c)| **c == certainty && self.alive(t.live, phase)).map(|(t, _)| t.at(micro)).sum()
+    }
+
+    /// What the estimate is made of at `phase`, for the band.
+    fn parts_at(&self, micro: u64, phase: Phase) -> band::Parts {
+        let computed = self.certain_at(micro, phase, components::Certainty::Computed);
+        band::Parts {
+            total: self.phase_total(micro, phase),
+            computed: (computed - self.context).max(0.0),
+            declared: self.certain_at(micro, phase, components::Certainty::Declared),
+            context: self.context,
+        }
     }
 
     /// The computed rows at the peak (what `estimate` shows as `widened_bytes`).
@@ -385,20 +388,20 @@ impl MemoryModel {
         if self.calibration.is_some() {
             return 0.0;
         }
-        self.widened_at(micro, self.peak_phase(micro))
+        self.parts_at(micro, self.peak_phase(micro)).computed
     }
 
     /// An end of the band: the largest over the moments of the step, since the peak is the
     /// largest moment and a wider band may move it (a step with few computed rows, a
     /// backward with many).
-    fn band_end(&self, micro: u64, end: impl Fn(&Band, f64, f64, f64) -> f64) -> f64 {
+    fn band_end(&self, micro: u64, end: impl Fn(&Band, &band::Parts) -> f64) -> f64 {
         if self.calibration.is_some() {
-            return end(&self.band, self.total(micro), 0.0, self.context);
+            return end(&self.band, &band::Parts { total: self.total(micro), context: self.context, ..Default::default() });
         }
         Phase::ALL
             .into_iter()
             .filter(|p| *p != Phase::Recompute || self.terms.iter().any(|t| t.live == Live::Recompute))
-            .map(|p| end(&self.band, self.phase_total(micro, p), self.widened_at(micro, p), self.context))
+            .map(|p| end(&self.band, &self.parts_at(micro, p)))
             .fold(0.0, f64::max)
     }
 
