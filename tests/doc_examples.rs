@@ -18,7 +18,7 @@
 //! An example that cannot run alone is listed in [`NOT_RUNNABLE`] with the
 //! reason; its rule's fixtures (`fixtures/rules/CODE/`) cover it instead.
 //!
-//! The README's and the book's getting-started commands run too
+//! The README's and the book's getting-started and estimate commands run too
 //! ([`DOC_COMMANDS`], [`doc_commands_run_and_print_what_the_docs_show`]): in a
 //! ```` ```console ```` block every `$ trainlint ...` line is run in the
 //! repository root with the built binary, and what it prints (stdout, then
@@ -207,7 +207,7 @@ fn not_runnable_list_is_current() {
 }
 
 /// Files whose example commands are run.
-const DOC_COMMANDS: &[&str] = &["README.md", "book/src/getting-started.md"];
+const DOC_COMMANDS: &[&str] = &["README.md", "book/src/getting-started.md", "book/src/estimate.md"];
 
 /// A fenced block: its info string's words, its lines, and the byte range of its body.
 struct Fenced {
