@@ -405,19 +405,24 @@ fn apply_plan(settings: &Settings, config: &PathBuf, views: &[ResolvedConfig], r
 
 fn plan_table(rows: &[PlanRow]) -> String {
     let esc = |text: &str| crate::render::escape_controls(text).into_owned();
-    let mut out = format!("{:<16} {:<10} {:>6} {:>6} {:>9} {:>11} {:>11} {:>7}\n", "GPU", "STAGE", "MICRO", "ACCUM", "EFFECTIVE", "PEAK", "USABLE", "OF GPU");
+    // PEAK is the estimate; UP TO the band's high end on the card, which the plan keeps within USABLE.
+    let mut out = format!(
+        "{:<16} {:<10} {:>6} {:>6} {:>9} {:>11} {:>11} {:>11} {:>7}\n",
+        "GPU", "STAGE", "MICRO", "ACCUM", "EFFECTIVE", "PEAK", "UP TO", "USABLE", "OF GPU"
+    );
     for r in rows {
         let dash = || "–".to_owned();
         out.push_str(&format!(
-            "{:<16} {:<10} {:>6} {:>6} {:>9} {:>11} {:>11} {:>7}\n",
+            "{:<16} {:<10} {:>6} {:>6} {:>9} {:>11} {:>11} {:>11} {:>7}\n",
             esc(&r.gpu),
             r.stage.as_deref().map_or_else(dash, esc),
             r.micro_batch.map_or_else(dash, |m| m.to_string()),
             r.accumulation.map_or_else(dash, |a| a.to_string()),
             r.effective_batch.map_or_else(dash, |e| e.to_string()),
             r.peak_bytes.map_or_else(dash, human_bytes),
+            r.high_bytes.map_or_else(dash, human_bytes),
             human_bytes(r.usable_bytes),
-            r.utilisation.map_or_else(dash, |u| format!("{:.0}%", u * 100.0)),
+            r.high_bytes.map_or_else(dash, |h| format!("{:.0}%", h / r.capacity_bytes * 100.0)),
         ));
         if let Some(reason) = &r.reason {
             out.push_str(&format!("  {}: {}\n", esc(&r.gpu), esc(reason)));
