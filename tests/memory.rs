@@ -304,3 +304,83 @@ fn axolotl_cce_plugin_listed_is_fused_logits() {
     let shown = common::stdout(&common::trainlint(&["show", temp_config("cce-show", config).to_str().unwrap()]));
     assert!(shown.contains("logits") && shown.contains("fused") && shown.contains(":3"), "the default, shown at the plugins list\n{shown}");
 }
+
+/// bitsandbytes' paged optimizers keep their states in CUDA managed memory outside PyTorch's
+/// allocator, paged to the host when the GPU is full (bitsandbytes `get_paged` →
+/// `cudaMallocManaged`): not in the peak that decides an out-of-memory error, said in a note.
+/// The same 8-bit states unpaged (`adamw_bnb_8bit`) are in it.
+#[test]
+fn paged_optimizer_states_are_not_in_the_peak() {
+    let fixture = |name: &str| common::repo().join("fixtures/memory").join(name);
+    let paged = estimate(&fixture("hf_paged_adamw_8bit.yaml"), &["--gpu", "rtx-4090"]);
+    let unpaged = estimate(&fixture("hf_adamw_bnb_8bit.yaml"), &["--gpu", "rtx-4090"]);
+    let states = component(&unpaged, "optimizer states");
+    // Qwen2.5-0.5B, every parameter trained: 8-bit AdamW, 2 B per parameter.
+    assert_eq!(states, 494_032_768.0 * 2.0, "{unpaged:#}");
+    let rows = paged["components"].as_array().unwrap();
+    assert!(rows.iter().all(|c| !c["name"].as_str().unwrap().starts_with("optimizer states")), "{paged:#}");
+    assert!(paged["notes"].to_string().contains("bitsandbytes paged memory"), "{paged:#}");
+    let (a, b) = (paged["total_bytes"].as_f64().unwrap(), unpaged["total_bytes"].as_f64().unwrap());
+    assert!((b - a - states).abs() < 1.0, "paged {a}, unpaged {b}, states {states}");
+
+    // torchtune's `bitsandbytes.optim.PagedAdamW` (32-bit states, fp32 whatever the dtype):
+    // qwen2_5/3B_full_single_device.yaml fits a 24 GB card, as the recipe is published for.
+    let torchtune = estimate(&fixture("torchtune_paged_adamw.yaml"), &["--gpu", "rtx-4090"]);
+    assert!(torchtune["notes"].to_string().contains("paged_adamw_32bit: trainable parameters × 8 B"), "{torchtune:#}");
+    assert_eq!(torchtune["fits"], true, "{torchtune:#}");
+}
+
+/// Every `optim` spelling of HF transformers' `OptimizerNames` (training_args.py @ fd798335)
+/// is recognised: none falls back to AdamW with the "not recognised" note.
+#[test]
+fn every_hf_optimizer_name_is_recognised() {
+    for name in [
+        "adamw_torch",
+        "adamw_torch_fused",
+        "adamw_torch_xla",
+        "adamw_torch_npu_fused",
+        "adamw_apex_fused",
+        "adafactor",
+        "adamw_anyprecision",
+        "adamw_torch_4bit",
+        "adamw_torch_8bit",
+        "ademamix",
+        "sgd",
+        "adagrad",
+        "adamw_bnb_8bit",
+        "adamw_8bit",
+        "ademamix_8bit",
+        "lion_8bit",
+        "lion_32bit",
+        "paged_adamw_32bit",
+        "paged_adamw_8bit",
+        "paged_ademamix_32bit",
+        "paged_ademamix_8bit",
+        "paged_lion_32bit",
+        "paged_lion_8bit",
+        "rmsprop",
+        "rmsprop_bnb",
+        "rmsprop_bnb_8bit",
+        "rmsprop_bnb_32bit",
+        "galore_adamw",
+        "galore_adamw_8bit",
+        "galore_adafactor",
+        "galore_adamw_layerwise",
+        "galore_adamw_8bit_layerwise",
+        "galore_adafactor_layerwise",
+        "lomo",
+        "adalomo",
+        "grokadamw",
+        "schedule_free_radam",
+        "schedule_free_adamw",
+        "schedule_free_sgd",
+        "apollo_adamw",
+        "apollo_adamw_layerwise",
+        "stable_adamw",
+        "adamw_hf",
+    ] {
+        let text = std::fs::read_to_string(common::repo().join("fixtures/memory/hf_adamw_bnb_8bit.yaml")).unwrap().replace("adamw_bnb_8bit", name);
+        let value = estimate(&temp_config(&format!("optim-{name}"), &text), &["--gpu", "rtx-4090"]);
+        assert!(!value["notes"].to_string().contains("not recognised"), "{name}: {value:#}");
+    }
+}

@@ -138,6 +138,19 @@ pub fn switches(root: &Node, out: &mut DerivedRoles) {
             out.push(Role::OffloadParams, true.into(), key);
         }
     }
+    // `optim: galore_*_layerwise` / `apollo_adamw_layerwise` make one optimizer per parameter,
+    // stepped in its post-accumulate-grad hook (transformers `trainer.py` `_get_galore_optimizer`:
+    // `param.register_post_accumulate_grad_hook(optimizer_hook)`), and LOMO/AdaLomo update each
+    // parameter inside the backward (`Trainer.training_step`: `_is_lomo_optimizer` → the loss is
+    // passed to `optimizer.fused_backward`; lomo-optim `lomo.py`): the optimizer runs in the backward.
+    // Axolotl spells it `optimizer` and passes it on as `optim` (`utils/schemas/training.py`).
+    for key in ["optim", "optimizer"] {
+        if let Some(optim) = root.get(key).and_then(Node::as_str).map(str::to_ascii_lowercase)
+            && (optim.ends_with("_layerwise") || optim == "lomo" || optim == "adalomo")
+        {
+            out.push(Role::OptimizerInBackward, true.into(), key);
+        }
+    }
     if truthy("load_in_4bit") {
         out.push(Role::BaseWeights, "int4".into(), "load_in_4bit");
     } else if truthy("load_in_8bit") {

@@ -408,6 +408,19 @@ mod tests {
             ("sgd", 0.0),
             ("adafactor", 4.0),
             ("lion", 4.0),
+            ("lion_32bit", 4.0),
+            ("paged_lion_8bit", 2.0),
+            ("ademamix", 12.0),
+            ("ademamix_8bit", 3.0),
+            ("grokadamw", 12.0),
+            ("rmsprop", 4.0),
+            ("adagrad", 4.0),
+            ("rmsprop_bnb_8bit", 1.0),
+            ("schedule_free_sgd", 4.0),
+            ("schedule_free_adamw", 8.0),
+            ("stable_adamw", 8.0),
+            ("lomo", 0.0),
+            ("adalomo", 0.0),
         ] {
             assert_eq!(optimizer_states::bytes_per_parameter(name.parse::<Optimizer>().unwrap()), bytes, "{name}");
         }
