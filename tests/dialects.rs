@@ -496,3 +496,34 @@ fn nemo_megatron_batch_semantics() {
     assert_eq!(view["effective_batch"], 256);
     assert_eq!(view["batch"]["world_size"], 4);
 }
+
+/// LLaMA-Factory v1 (`llamafactory-cli v1 train`, LLaMA-Factory @ ff6d4d12 `src/llamafactory/v1/`) is not
+/// TrainingArguments: its LoRA is `peft_config` (rank 8 and every linear by default), `bf16` defaults to
+/// true and reaches only FSDP2's mixed precision (a full fine-tune is cast to fp32), activation
+/// checkpointing is on by default, `quant_config` quantizes the base with bitsandbytes. v0 without
+/// `bf16`/`fp16` infers a 16-bit compute dtype for the base and trains fp32 adapters.
+#[test]
+fn llama_factory_v1_semantics_and_v0_inferred_precision() {
+    let dir = "fixtures/dialects/llama_factory";
+    let lora = show(&format!("{dir}/v1_train_lora_sft.yaml"), &[]);
+    assert_eq!(lora["dialect"], "llama-factory");
+    for (name, value) in [
+        ("adapter", serde_json::json!("lora")),
+        ("lora_rank", 16.into()),
+        ("lora_targets", "all".into()),
+        ("precision", "bf16-mixed".into()),
+        ("activation_checkpointing", "full".into()),
+        ("fsdp", true.into()),
+        ("micro_batch", 1.into()),
+        ("sequence_length", 2048.into()),
+    ] {
+        assert_eq!(role(&lora, name).0, value, "{name}: {lora:#}");
+    }
+    let qlora = show(&format!("{dir}/v1_quantization.yaml"), &[]);
+    assert_eq!(role(&qlora, "base_weights").0, "int4");
+    let full = show(&format!("{dir}/v1_train_full_single_gpu.yaml"), &[]);
+    assert_eq!(role(&full, "precision").0, "32-true", "no FSDP2: the fp32 model trains without autocast");
+    assert!(full["roles"]["adapter"].is_null() && full["roles"]["fsdp"].is_null(), "{full:#}");
+    let v0 = show(&format!("{dir}/v0_lora_sft_no_precision.yaml"), &[]);
+    assert_eq!(role(&v0, "precision").0, "16-mixed", "{v0:#}");
+}
