@@ -384,3 +384,18 @@ fn every_hf_optimizer_name_is_recognised() {
         assert!(!value["notes"].to_string().contains("not recognised"), "{name}: {value:#}");
     }
 }
+
+/// HF `optim: galore_adamw` takes its rank from `optim_args` (`rank=64`), 128 when not given
+/// (transformers `trainer.py` `_get_galore_optimizer`); `_layerwise` steps in the backward.
+#[test]
+fn hf_galore_rank_comes_from_optim_args() {
+    let base = std::fs::read_to_string(common::repo().join("fixtures/memory/hf_adamw_bnb_8bit.yaml")).unwrap();
+    let with = |optim: &str, args: &str| base.replace("optim: adamw_bnb_8bit", &format!("optim: {optim}\n{args}"));
+    let rows = |value: &serde_json::Value| value["components"].to_string();
+    let ranked = estimate(&temp_config("galore-64", &with("galore_adamw", "optim_args: \"rank=64, update_proj_gap=200, scale=0.25\"")), &["--gpu", "h100-sxm"]);
+    assert!(rows(&ranked).contains("rank-64 moments"), "{ranked:#}");
+    let default = estimate(&temp_config("galore-default", &with("galore_adamw", "")), &["--gpu", "h100-sxm"]);
+    assert!(rows(&default).contains("rank-128 moments"), "{default:#}");
+    let layerwise = estimate(&temp_config("galore-layerwise", &with("galore_adamw_layerwise", "")), &["--gpu", "h100-sxm"]);
+    assert!(rows(&layerwise).contains("one parameter's gradient at a time"), "{layerwise:#}");
+}

@@ -133,8 +133,10 @@ impl Framework for LlamaFactory {
         ] {
             if super::truthy(root, switch) {
                 out.push(Role::Optimizer, name.into(), switch);
-                if let Some(r) = root.get(rank) {
-                    out.push(Role::OptimizerRank, r.to_json(), rank);
+                // `galore_rank` / `apollo_rank` default to 16 (`GaloreArguments`, `ApolloArguments`).
+                match root.get(rank) {
+                    Some(r) => out.push(Role::OptimizerRank, r.to_json(), rank),
+                    None => out.push_default(Role::OptimizerRank, 16.into(), rank, switch),
                 }
                 if super::truthy(root, layerwise) {
                     out.push(Role::OptimizerInBackward, true.into(), layerwise);
