@@ -527,3 +527,14 @@ fn llama_factory_v1_semantics_and_v0_inferred_precision() {
     let v0 = show(&format!("{dir}/v0_lora_sft_no_precision.yaml"), &[]);
     assert_eq!(role(&v0, "precision").0, "16-mixed", "{v0:#}");
 }
+
+/// torchtune before 0.3 bounded the sequence in the dataset builder (`dataset.max_seq_len`,
+/// `alpaca_dataset(..., max_seq_len=512)` @ v0.2.1); since 0.3 the tokenizer's `max_seq_len`.
+#[test]
+fn torchtune_before_0_3_reads_the_dataset_max_seq_len() {
+    let view = show("fixtures/dialects/torchtune/v0.2_phi3_mini_full_low_memory.yaml", &[]);
+    assert_eq!(view["dialect"], "torchtune");
+    let (value, _, line) = role(&view, "sequence_length");
+    assert_eq!((value, line), (4096.into(), 31));
+    assert_eq!(role(&view, "optimizer").0, "paged_adamw_32bit");
+}
