@@ -209,7 +209,7 @@ fn litgpt_finetune_configs_resolve_without_a_manifest() {
         (Some(1), Some(4), Some(8))
     );
     let qlora = show("fixtures/dialects/litgpt/config_hub/finetune/mistral-7b/qlora.yaml", &[]);
-    assert_eq!((role(&qlora, "adapter").0, role(&qlora, "base_weights").0), ("qlora".into(), "int4".into()));
+    assert_eq!((role(&qlora, "adapter").0, role(&qlora, "base_weights").0), ("qlora".into(), "int4-double-quant".into()), "bnb.nf4-dq");
     assert_eq!(role(&qlora, "optimizer").0, "paged_adamw_32bit", "bitsandbytes PagedAdamW whatever the class");
     assert_eq!(role(&qlora, "lora_targets").0, serde_json::json!(["q", "k", "v", "o", "gate", "up", "down"]));
     assert_eq!(qlora["roles"]["parameters"]["file"], "catalog:mistralai/Mistral-7B-v0.1");
@@ -520,7 +520,7 @@ fn llama_factory_v1_semantics_and_v0_inferred_precision() {
         assert_eq!(role(&lora, name).0, value, "{name}: {lora:#}");
     }
     let qlora = show(&format!("{dir}/v1_quantization.yaml"), &[]);
-    assert_eq!(role(&qlora, "base_weights").0, "int4");
+    assert_eq!(role(&qlora, "base_weights").0, "int4-double-quant");
     let full = show(&format!("{dir}/v1_train_full_single_gpu.yaml"), &[]);
     assert_eq!(role(&full, "precision").0, "32-true", "no FSDP2: the fp32 model trains without autocast");
     assert!(full["roles"]["adapter"].is_null() && full["roles"]["fsdp"].is_null(), "{full:#}");

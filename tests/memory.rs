@@ -399,3 +399,16 @@ fn hf_galore_rank_comes_from_optim_args() {
     let layerwise = estimate(&temp_config("galore-layerwise", &with("galore_adamw_layerwise", "")), &["--gpu", "h100-sxm"]);
     assert!(rows(&layerwise).contains("one parameter's gradient at a time"), "{layerwise:#}");
 }
+
+/// Axolotl's QLoRA loads the base double-quantized (`bnb_4bit_use_double_quant: True`) and, after
+/// PEFT's `prepare_model_for_kbit_training`, casts the norms, embeddings and head back to the
+/// compute dtype (axolotl `loaders/model.py` `_configure_embedding_dtypes` @ 067b021c): the base's
+/// other parameters are 16-bit, not fp32.
+#[test]
+fn axolotl_qlora_base_is_double_quantized_and_cast_back() {
+    let path = common::repo().join("fixtures/memory/axolotl_llama3_qlora.yml");
+    let value = estimate(&path, &["--gpu", "rtx-4090"]);
+    let base = value["components"].as_array().unwrap().iter().find(|c| c["name"] == "weights (frozen base)").unwrap().clone();
+    let what = base["depends_on"].as_str().unwrap();
+    assert!(what.contains("4-bit, double-quantized") && what.ends_with("the rest × 2 B"), "{base:#}");
+}

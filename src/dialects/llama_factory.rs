@@ -156,8 +156,12 @@ impl Framework for LlamaFactory {
                 out.push(Role::Precision, "bf16-true".into(), "use_badam");
             }
         }
+        // bitsandbytes 4-bit with `double_quantization` (default true: `hparams/model_args.py`,
+        // passed as `bnb_4bit_use_double_quant`, `model/model_utils/quantization.py`).
         if let Some(bits) = root.get("quantization_bit").and_then(Node::as_i64) {
-            out.push(Role::BaseWeights, if bits <= 4 { "int4" } else { "int8" }.into(), "quantization_bit");
+            let double = root.get("double_quantization").map(|n| n.to_json().as_bool()) != Some(Some(false));
+            let four = if double { "int4-double-quant" } else { "int4" };
+            out.push(Role::BaseWeights, if bits <= 4 { four } else { "int8" }.into(), "quantization_bit");
         }
         out.0
     }
@@ -296,7 +300,10 @@ fn v1(root: &Node, out: &mut DerivedRoles) {
     }
     if root.get_dotted("quant_config.name").is_some_and(|n| n.as_str().is_some()) {
         let bits = root.get_dotted("quant_config.quantization_bit").and_then(Node::as_i64).unwrap_or(4);
-        out.push(Role::BaseWeights, if bits <= 4 { "int4" } else { "int8" }.into(), "quant_config.name");
+        // `QuantizationParams.double_quantization` defaults to true (`bnb_4bit_use_double_quant`).
+        let double = root.get_dotted("quant_config.double_quantization").map(|n| n.to_json().as_bool()) != Some(Some(false));
+        let four = if double { "int4-double-quant" } else { "int4" };
+        out.push(Role::BaseWeights, if bits <= 4 { four } else { "int8" }.into(), "quant_config.name");
     }
     if fsdp2 {
         out.push(Role::Fsdp, true.into(), "dist_config.name");

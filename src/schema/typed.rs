@@ -451,17 +451,23 @@ pub enum Quantization {
     Int8,
     /// bitsandbytes 4-bit (NF4/FP4; HF `load_in_4bit`, `quantization_bit: 4`).
     Int4,
+    /// bitsandbytes 4-bit with double quantization (`bnb_4bit_use_double_quant=True`: the
+    /// per-block absmax constants quantized to 8 bits in turn; QLoRA, Dettmers et al. 2023,
+    /// arXiv:2305.14314 §3), what Axolotl's and LLaMA-Factory's QLoRA load by default.
+    Int4DoubleQuant,
 }
 
 impl FromStr for Quantization {
     type Err = Unrecognised;
 
     /// trainlint's native schema `model.base_weights` (`int8`, `int4`), which the
-    /// dialects derive from the switches above.
+    /// dialects derive from the switches above, and `int4-double-quant`, which they derive
+    /// from a framework's double-quantization default.
     fn from_str(text: &str) -> Result<Quantization, Unrecognised> {
         Ok(match text.to_ascii_lowercase().as_str() {
             "int8" => Quantization::Int8,
             "int4" => Quantization::Int4,
+            "int4-double-quant" => Quantization::Int4DoubleQuant,
             _ => return Err(Unrecognised { role: Role::BaseWeights, text: text.to_owned() }),
         })
     }
@@ -472,6 +478,7 @@ impl Quantization {
         match self {
             Quantization::Int8 => "int8",
             Quantization::Int4 => "4-bit",
+            Quantization::Int4DoubleQuant => "4-bit, double-quantized",
         }
     }
 }
