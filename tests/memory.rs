@@ -412,3 +412,34 @@ fn axolotl_qlora_base_is_double_quantized_and_cast_back() {
     let what = base["depends_on"].as_str().unwrap();
     assert!(what.contains("4-bit, double-quantized") && what.ends_with("the rest × 2 B"), "{base:#}");
 }
+
+/// QLoRA without activation checkpointing against the H100 measurements (data/measured_h100.json,
+/// `max_memory_allocated`, without the CUDA context): bitsandbytes' `MatMul4Bit` keeps no input
+/// (`ctx.tensors = (None, B)`), so an unprepared QLoRA holds what LoRA holds; PEFT's k-bit
+/// preparation makes the MLP's saved tensors fp32 (+6·i per token and layer, measured).
+#[test]
+fn qlora_without_checkpointing_matches_the_h100_measurements() {
+    let measured: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(common::repo().join("data/measured_h100.json")).unwrap()).unwrap();
+    let rows = measured["rows"].as_array().unwrap();
+    let mut checked = 0;
+    for (id, model, prepared) in [
+        ("qlora-tl-r16-all-bf16-mixed-s2048-m1-nockpt", "TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T", true),
+        ("qlora-tl-r16-all-bf16-mixed-s2048-m2-nockpt", "TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T", true),
+        ("qlora-tl-r16-all-bf16-mixed-s2048-m2-nockpt-noprep", "TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T", false),
+        ("qlora-l8b-r16-all-bf16-mixed-s2048-m1-nockpt", "meta-llama/Llama-3.1-8B", true),
+        ("qlora-l8b-r16-all-bf16-mixed-s2048-m2-nockpt", "meta-llama/Llama-3.1-8B", true),
+        ("qlora-l8b-r16-all-bf16-mixed-s2048-m1-nockpt-noprep", "meta-llama/Llama-3.1-8B", false),
+    ] {
+        let row = rows.iter().find(|r| r["id"] == id).unwrap_or_else(|| panic!("{id}"));
+        let micro = row["micro_batch"].as_u64().unwrap();
+        let text = format!(
+            "trainlint: 1\nprecision: bf16-mixed\noptimizer: adamw\nbatch: {{micro_batch: {micro}}}\nparallel: {{devices: 1}}\nmodel: {{name: {model}, sequence_length: 2048, attention: sdpa, activation_checkpointing: none, logits: upcast, adapter: qlora, lora_rank: 16, lora_targets: all-linear, base_weights: int4, kbit_prepare: {prepared}}}\n"
+        );
+        let value = estimate(&temp_config(id, &text), &["--gpu", "h100-sxm"]);
+        let tensors = value["total_bytes"].as_f64().unwrap() - component(&value, "CUDA context");
+        let ratio = tensors / row["allocated_bytes"].as_f64().unwrap();
+        assert!((ratio - 1.0).abs() < 0.04, "{id}: estimate / measured = {ratio:.3}");
+        checked += 1;
+    }
+    assert_eq!(checked, 6);
+}
