@@ -443,3 +443,26 @@ fn qlora_without_checkpointing_matches_the_h100_measurements() {
     }
     assert_eq!(checked, 6);
 }
+
+/// bitsandbytes before 0.43.2 kept each 4-bit linear's input for the backward (`MatMul4Bit`:
+/// `ctx.tensors = (A, B)`, fixed in bitsandbytes #1270): a project that pins such a release
+/// (litgpt pinned `bitsandbytes==0.42.0` when it published its QLoRA table) keeps, per layer,
+/// 2·s·(2h + q_dim + i) more; one that states no version is priced as the current release.
+#[test]
+fn qlora_on_bitsandbytes_before_0_43_2_keeps_the_4bit_inputs() {
+    let config = std::fs::read_to_string(common::repo().join("fixtures/dialects/litgpt/config_hub/finetune/mistral-7b/qlora.yaml")).unwrap();
+    let activations = |dir: &std::path::Path| {
+        let path = dir.join("qlora.yaml");
+        std::fs::write(&path, &config).unwrap();
+        let value = estimate(&path, &["--gpu", "h100-sxm"]);
+        (component(&value, "activations"), value["notes"].to_string())
+    };
+    let current = common::fresh_dir("bnb-current");
+    let old = common::fresh_dir("bnb-0.42");
+    std::fs::write(old.join("requirements.txt"), "litgpt\nbitsandbytes==0.42.0\n").unwrap();
+    let ((now, _), (then, notes)) = (activations(&current), activations(&old));
+    assert!(notes.contains("bitsandbytes before 0.43.2, as ") && notes.contains("`bitsandbytes==0.42.0`"), "{notes}");
+    // Mistral-7B: h 4,096, q_dim 4,096, i 14,336, 32 layers; micro batch 4 × 1,024 tokens.
+    let expected = 2.0 * 1024.0 * (2.0 * 4096.0 + 4096.0 + 14336.0) * 32.0 * 4.0;
+    assert!((then - now - expected).abs() < 1.0, "{then} − {now} ≠ {expected}");
+}

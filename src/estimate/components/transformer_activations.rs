@@ -233,7 +233,20 @@ pub fn per_layer(e: &crate::model::Entry, run: &Run, s: f64) -> f64 {
             .map(|l| p.saved_per_input * s * l.d_in * l.count * l.tokens / layers)
             .sum()
     });
-    norms + attention + mlp + lora
+    // bitsandbytes before 0.43.2 (`Run::bnb_keeps_4bit_input`): every 4-bit linear keeps its 16-bit
+    // input, which a frozen linear otherwise does not: the attention norm's output (q, k, v share it),
+    // the output projection's input, the MLP norm's output (gate and up share it) and the down
+    // projection's input (a gated MLP's product, a plain one's activation output).
+    let old_bnb = if run.bnb_keeps_4bit_input && frozen {
+        let down_in = match (&e.extra.moe, e.mlp) {
+            (Some(moe), _) => moe.active as f64 * moe.expert_intermediate_size as f64 + moe.shared_experts as f64 * moe.shared_intermediate_size as f64,
+            _ => e.intermediate_size as f64,
+        };
+        2.0 * s * (2.0 * h + q + down_in)
+    } else {
+        0.0
+    };
+    norms + attention + mlp + lora + old_bnb
 }
 
 /// The 16-bit bytes a frozen layer's MLP keeps per sample (see `per_layer`).
