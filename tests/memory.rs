@@ -465,4 +465,8 @@ fn qlora_on_bitsandbytes_before_0_43_2_keeps_the_4bit_inputs() {
     // Mistral-7B: h 4,096, q_dim 4,096, i 14,336, 32 layers; micro batch 4 × 1,024 tokens.
     let expected = 2.0 * 1024.0 * (2.0 * 4096.0 + 4096.0 + 14336.0) * 32.0 * 4.0;
     assert!((then - now - expected).abs() < 1.0, "{then} − {now} ≠ {expected}");
+    // The manifest may state it too (`[frameworks] bitsandbytes`, as for the dialects).
+    let stated = common::fresh_dir("bnb-manifest");
+    std::fs::write(stated.join("trainlint.toml"), "[frameworks]\nbitsandbytes = \"0.41.0\"\n").unwrap();
+    assert_eq!(activations(&stated).0, then);
 }
