@@ -336,7 +336,7 @@ mod tests {
         assert_eq!(role(&lora, Role::ActivationCheckpointing), Some("none".into()));
         let qlora = derived("lora_r: 8\nlora_query: false\nlora_head: true\nquantize: bnb.nf4-dq\ndevices: 2\n");
         assert_eq!(role(&qlora, Role::Adapter), Some("qlora".into()));
-        assert_eq!(role(&qlora, Role::BaseWeights), Some("int4".into()));
+        assert_eq!(role(&qlora, Role::BaseWeights), Some("int4-double-quant".into()), "`-dq`: double quantization");
         assert_eq!(role(&qlora, Role::Optimizer), Some("paged_adamw_32bit".into()));
         assert_eq!(role(&qlora, Role::LoraTargets), Some(serde_json::json!(["v", "lm_head"])));
         assert_eq!(role(&qlora, Role::ActivationCheckpointing), Some("full".into()), "FSDP on 2 devices checkpoints every block");
