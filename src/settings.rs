@@ -183,12 +183,15 @@ impl Settings {
                 ));
             }
         }
+        // Besides the dialects, the libraries whose version a rule or the memory model asks about
+        // (`resolve::versions::at_least_of`): TRL (BAT010), bitsandbytes (the 4-bit matmul's saved input).
+        const LIBRARIES: [&str; 2] = ["trl", "bitsandbytes"];
         for (framework, version) in &manifest.frameworks {
-            if !names.contains(&framework.as_str()) {
+            if !names.contains(&framework.as_str()) && !LIBRARIES.contains(&framework.as_str()) {
                 return Err(manifest_error(
                     format!("unknown framework `{framework}` in `[frameworks]`"),
                     Some(framework),
-                    Some(format!("the names are the dialects': {}", names.join(", "))),
+                    Some(format!("the names are the dialects': {}; and the libraries {}", names.join(", "), LIBRARIES.join(", "))),
                 ));
             }
             if let Err(reason) = version.parse::<crate::schema::version::Version>() {

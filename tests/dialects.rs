@@ -209,7 +209,7 @@ fn litgpt_finetune_configs_resolve_without_a_manifest() {
         (Some(1), Some(4), Some(8))
     );
     let qlora = show("fixtures/dialects/litgpt/config_hub/finetune/mistral-7b/qlora.yaml", &[]);
-    assert_eq!((role(&qlora, "adapter").0, role(&qlora, "base_weights").0), ("qlora".into(), "int4".into()));
+    assert_eq!((role(&qlora, "adapter").0, role(&qlora, "base_weights").0), ("qlora".into(), "int4-double-quant".into()), "bnb.nf4-dq");
     assert_eq!(role(&qlora, "optimizer").0, "paged_adamw_32bit", "bitsandbytes PagedAdamW whatever the class");
     assert_eq!(role(&qlora, "lora_targets").0, serde_json::json!(["q", "k", "v", "o", "gate", "up", "down"]));
     assert_eq!(qlora["roles"]["parameters"]["file"], "catalog:mistralai/Mistral-7B-v0.1");
@@ -495,4 +495,46 @@ fn nemo_megatron_batch_semantics() {
     let view = show("fixtures/dialects/nemo/citrinet_asr.yaml", &[]);
     assert_eq!(view["effective_batch"], 256);
     assert_eq!(view["batch"]["world_size"], 4);
+}
+
+/// LLaMA-Factory v1 (`llamafactory-cli v1 train`, LLaMA-Factory @ ff6d4d12 `src/llamafactory/v1/`) is not
+/// TrainingArguments: its LoRA is `peft_config` (rank 8 and every linear by default), `bf16` defaults to
+/// true and reaches only FSDP2's mixed precision (a full fine-tune is cast to fp32), activation
+/// checkpointing is on by default, `quant_config` quantizes the base with bitsandbytes. v0 without
+/// `bf16`/`fp16` infers a 16-bit compute dtype for the base and trains fp32 adapters.
+#[test]
+fn llama_factory_v1_semantics_and_v0_inferred_precision() {
+    let dir = "fixtures/dialects/llama_factory";
+    let lora = show(&format!("{dir}/v1_train_lora_sft.yaml"), &[]);
+    assert_eq!(lora["dialect"], "llama-factory");
+    for (name, value) in [
+        ("adapter", serde_json::json!("lora")),
+        ("lora_rank", 16.into()),
+        ("lora_targets", "all".into()),
+        ("precision", "bf16-mixed".into()),
+        ("activation_checkpointing", "full".into()),
+        ("fsdp", true.into()),
+        ("micro_batch", 1.into()),
+        ("sequence_length", 2048.into()),
+    ] {
+        assert_eq!(role(&lora, name).0, value, "{name}: {lora:#}");
+    }
+    let qlora = show(&format!("{dir}/v1_quantization.yaml"), &[]);
+    assert_eq!(role(&qlora, "base_weights").0, "int4-double-quant");
+    let full = show(&format!("{dir}/v1_train_full_single_gpu.yaml"), &[]);
+    assert_eq!(role(&full, "precision").0, "32-true", "no FSDP2: the fp32 model trains without autocast");
+    assert!(full["roles"]["adapter"].is_null() && full["roles"]["fsdp"].is_null(), "{full:#}");
+    let v0 = show(&format!("{dir}/v0_lora_sft_no_precision.yaml"), &[]);
+    assert_eq!(role(&v0, "precision").0, "16-mixed", "{v0:#}");
+}
+
+/// torchtune before 0.3 bounded the sequence in the dataset builder (`dataset.max_seq_len`,
+/// `alpaca_dataset(..., max_seq_len=512)` @ v0.2.1); since 0.3 the tokenizer's `max_seq_len`.
+#[test]
+fn torchtune_before_0_3_reads_the_dataset_max_seq_len() {
+    let view = show("fixtures/dialects/torchtune/v0.2_phi3_mini_full_low_memory.yaml", &[]);
+    assert_eq!(view["dialect"], "torchtune");
+    let (value, _, line) = role(&view, "sequence_length");
+    assert_eq!((value, line), (4096.into(), 31));
+    assert_eq!(role(&view, "optimizer").0, "paged_adamw_32bit");
 }

@@ -320,3 +320,169 @@ fn axolotl_cce_plugin_listed_is_fused_logits() {
     let shown = common::stdout(&common::trainlint(&["show", temp_config("cce-show", config).to_str().unwrap()]));
     assert!(shown.contains("logits") && shown.contains("fused") && shown.contains(":3"), "the default, shown at the plugins list\n{shown}");
 }
+
+/// bitsandbytes' paged optimizers keep their states in CUDA managed memory outside PyTorch's
+/// allocator, paged to the host when the GPU is full (bitsandbytes `get_paged` →
+/// `cudaMallocManaged`): not in the peak that decides an out-of-memory error, said in a note.
+/// The same 8-bit states unpaged (`adamw_bnb_8bit`) are in it.
+#[test]
+fn paged_optimizer_states_are_not_in_the_peak() {
+    let fixture = |name: &str| common::repo().join("fixtures/memory").join(name);
+    let paged = estimate(&fixture("hf_paged_adamw_8bit.yaml"), &["--gpu", "rtx-4090"]);
+    let unpaged = estimate(&fixture("hf_adamw_bnb_8bit.yaml"), &["--gpu", "rtx-4090"]);
+    let states = component(&unpaged, "optimizer states");
+    // Qwen2.5-0.5B, every parameter trained: 8-bit AdamW, 2 B per parameter.
+    assert_eq!(states, 494_032_768.0 * 2.0, "{unpaged:#}");
+    let rows = paged["components"].as_array().unwrap();
+    assert!(rows.iter().all(|c| !c["name"].as_str().unwrap().starts_with("optimizer states")), "{paged:#}");
+    assert!(paged["notes"].to_string().contains("bitsandbytes paged memory"), "{paged:#}");
+    let (a, b) = (paged["total_bytes"].as_f64().unwrap(), unpaged["total_bytes"].as_f64().unwrap());
+    assert!((b - a - states).abs() < 1.0, "paged {a}, unpaged {b}, states {states}");
+
+    // torchtune's `bitsandbytes.optim.PagedAdamW` (32-bit states, fp32 whatever the dtype):
+    // qwen2_5/3B_full_single_device.yaml fits a 24 GB card, as the recipe is published for.
+    let torchtune = estimate(&fixture("torchtune_paged_adamw.yaml"), &["--gpu", "rtx-4090"]);
+    assert!(torchtune["notes"].to_string().contains("paged_adamw_32bit: trainable parameters × 8 B"), "{torchtune:#}");
+    assert_eq!(torchtune["fits"], true, "{torchtune:#}");
+}
+
+/// Every `optim` spelling of HF transformers' `OptimizerNames` (training_args.py @ fd798335)
+/// is recognised: none falls back to AdamW with the "not recognised" note.
+#[test]
+fn every_hf_optimizer_name_is_recognised() {
+    for name in [
+        "adamw_torch",
+        "adamw_torch_fused",
+        "adamw_torch_xla",
+        "adamw_torch_npu_fused",
+        "adamw_apex_fused",
+        "adafactor",
+        "adamw_anyprecision",
+        "adamw_torch_4bit",
+        "adamw_torch_8bit",
+        "ademamix",
+        "sgd",
+        "adagrad",
+        "adamw_bnb_8bit",
+        "adamw_8bit",
+        "ademamix_8bit",
+        "lion_8bit",
+        "lion_32bit",
+        "paged_adamw_32bit",
+        "paged_adamw_8bit",
+        "paged_ademamix_32bit",
+        "paged_ademamix_8bit",
+        "paged_lion_32bit",
+        "paged_lion_8bit",
+        "rmsprop",
+        "rmsprop_bnb",
+        "rmsprop_bnb_8bit",
+        "rmsprop_bnb_32bit",
+        "galore_adamw",
+        "galore_adamw_8bit",
+        "galore_adafactor",
+        "galore_adamw_layerwise",
+        "galore_adamw_8bit_layerwise",
+        "galore_adafactor_layerwise",
+        "lomo",
+        "adalomo",
+        "grokadamw",
+        "schedule_free_radam",
+        "schedule_free_adamw",
+        "schedule_free_sgd",
+        "apollo_adamw",
+        "apollo_adamw_layerwise",
+        "stable_adamw",
+        "adamw_hf",
+    ] {
+        let text = std::fs::read_to_string(common::repo().join("fixtures/memory/hf_adamw_bnb_8bit.yaml")).unwrap().replace("adamw_bnb_8bit", name);
+        let value = estimate(&temp_config(&format!("optim-{name}"), &text), &["--gpu", "rtx-4090"]);
+        assert!(!value["notes"].to_string().contains("not recognised"), "{name}: {value:#}");
+    }
+}
+
+/// HF `optim: galore_adamw` takes its rank from `optim_args` (`rank=64`), 128 when not given
+/// (transformers `trainer.py` `_get_galore_optimizer`); `_layerwise` steps in the backward.
+#[test]
+fn hf_galore_rank_comes_from_optim_args() {
+    let base = std::fs::read_to_string(common::repo().join("fixtures/memory/hf_adamw_bnb_8bit.yaml")).unwrap();
+    let with = |optim: &str, args: &str| base.replace("optim: adamw_bnb_8bit", &format!("optim: {optim}\n{args}"));
+    let rows = |value: &serde_json::Value| value["components"].to_string();
+    let ranked = estimate(&temp_config("galore-64", &with("galore_adamw", "optim_args: \"rank=64, update_proj_gap=200, scale=0.25\"")), &["--gpu", "h100-sxm"]);
+    assert!(rows(&ranked).contains("rank-64 moments"), "{ranked:#}");
+    let default = estimate(&temp_config("galore-default", &with("galore_adamw", "")), &["--gpu", "h100-sxm"]);
+    assert!(rows(&default).contains("rank-128 moments"), "{default:#}");
+    let layerwise = estimate(&temp_config("galore-layerwise", &with("galore_adamw_layerwise", "")), &["--gpu", "h100-sxm"]);
+    assert!(rows(&layerwise).contains("one parameter's gradient at a time"), "{layerwise:#}");
+}
+
+/// Axolotl's QLoRA loads the base double-quantized (`bnb_4bit_use_double_quant: True`) and, after
+/// PEFT's `prepare_model_for_kbit_training`, casts the norms, embeddings and head back to the
+/// compute dtype (axolotl `loaders/model.py` `_configure_embedding_dtypes` @ 067b021c): the base's
+/// other parameters are 16-bit, not fp32.
+#[test]
+fn axolotl_qlora_base_is_double_quantized_and_cast_back() {
+    let path = common::repo().join("fixtures/memory/axolotl_llama3_qlora.yml");
+    let value = estimate(&path, &["--gpu", "rtx-4090"]);
+    let base = value["components"].as_array().unwrap().iter().find(|c| c["name"] == "weights (frozen base)").unwrap().clone();
+    let what = base["depends_on"].as_str().unwrap();
+    assert!(what.contains("4-bit, double-quantized") && what.ends_with("the rest × 2 B"), "{base:#}");
+}
+
+/// QLoRA without activation checkpointing against the H100 measurements (data/measured_h100.json,
+/// `max_memory_allocated`, without the CUDA context): bitsandbytes' `MatMul4Bit` keeps no input
+/// (`ctx.tensors = (None, B)`), so an unprepared QLoRA holds what LoRA holds; PEFT's k-bit
+/// preparation makes the MLP's saved tensors fp32 (+6·i per token and layer, measured).
+#[test]
+fn qlora_without_checkpointing_matches_the_h100_measurements() {
+    let measured: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(common::repo().join("data/measured_h100.json")).unwrap()).unwrap();
+    let rows = measured["rows"].as_array().unwrap();
+    let mut checked = 0;
+    for (id, model, prepared) in [
+        ("qlora-tl-r16-all-bf16-mixed-s2048-m1-nockpt", "TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T", true),
+        ("qlora-tl-r16-all-bf16-mixed-s2048-m2-nockpt", "TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T", true),
+        ("qlora-tl-r16-all-bf16-mixed-s2048-m2-nockpt-noprep", "TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T", false),
+        ("qlora-l8b-r16-all-bf16-mixed-s2048-m1-nockpt", "meta-llama/Llama-3.1-8B", true),
+        ("qlora-l8b-r16-all-bf16-mixed-s2048-m2-nockpt", "meta-llama/Llama-3.1-8B", true),
+        ("qlora-l8b-r16-all-bf16-mixed-s2048-m1-nockpt-noprep", "meta-llama/Llama-3.1-8B", false),
+    ] {
+        let row = rows.iter().find(|r| r["id"] == id).unwrap_or_else(|| panic!("{id}"));
+        let micro = row["micro_batch"].as_u64().unwrap();
+        let text = format!(
+            "trainlint: 1\nprecision: bf16-mixed\noptimizer: adamw\nbatch: {{micro_batch: {micro}}}\nparallel: {{devices: 1}}\nmodel: {{name: {model}, sequence_length: 2048, attention: sdpa, activation_checkpointing: none, logits: upcast, adapter: qlora, lora_rank: 16, lora_targets: all-linear, base_weights: int4, kbit_prepare: {prepared}}}\n"
+        );
+        let value = estimate(&temp_config(id, &text), &["--gpu", "h100-sxm"]);
+        let tensors = value["total_bytes"].as_f64().unwrap() - component(&value, "CUDA context");
+        let ratio = tensors / row["allocated_bytes"].as_f64().unwrap();
+        assert!((ratio - 1.0).abs() < 0.04, "{id}: estimate / measured = {ratio:.3}");
+        checked += 1;
+    }
+    assert_eq!(checked, 6);
+}
+
+/// bitsandbytes before 0.43.2 kept each 4-bit linear's input for the backward (`MatMul4Bit`:
+/// `ctx.tensors = (A, B)`, fixed in bitsandbytes #1270): a project that pins such a release
+/// (litgpt pinned `bitsandbytes==0.42.0` when it published its QLoRA table) keeps, per layer,
+/// 2·s·(2h + q_dim + i) more; one that states no version is priced as the current release.
+#[test]
+fn qlora_on_bitsandbytes_before_0_43_2_keeps_the_4bit_inputs() {
+    let config = std::fs::read_to_string(common::repo().join("fixtures/dialects/litgpt/config_hub/finetune/mistral-7b/qlora.yaml")).unwrap();
+    let activations = |dir: &std::path::Path| {
+        let path = dir.join("qlora.yaml");
+        std::fs::write(&path, &config).unwrap();
+        let value = estimate(&path, &["--gpu", "h100-sxm"]);
+        (component(&value, "activations"), value["notes"].to_string())
+    };
+    let current = common::fresh_dir("bnb-current");
+    let old = common::fresh_dir("bnb-0.42");
+    std::fs::write(old.join("requirements.txt"), "litgpt\nbitsandbytes==0.42.0\n").unwrap();
+    let ((now, _), (then, notes)) = (activations(&current), activations(&old));
+    assert!(notes.contains("bitsandbytes before 0.43.2, as ") && notes.contains("`bitsandbytes==0.42.0`"), "{notes}");
+    // Mistral-7B: h 4,096, q_dim 4,096, i 14,336, 32 layers; micro batch 4 × 1,024 tokens.
+    let expected = 2.0 * 1024.0 * (2.0 * 4096.0 + 4096.0 + 14336.0) * 32.0 * 4.0;
+    assert!((then - now - expected).abs() < 1.0, "{then} − {now} ≠ {expected}");
+    // The manifest may state it too (`[frameworks] bitsandbytes`, as for the dialects).
+    let stated = common::fresh_dir("bnb-manifest");
+    std::fs::write(stated.join("trainlint.toml"), "[frameworks]\nbitsandbytes = \"0.41.0\"\n").unwrap();
+    assert_eq!(activations(&stated).0, then);
+}

@@ -226,9 +226,9 @@ fn a_lora_run_is_not_priced_as_a_full_fine_tune() {
     // 83,886,080 adapter parameters (r 32 on every linear of 32 layers) in fp32: 4 B each.
     assert_eq!(component("weights (adapters)"), 83_886_080.0 * 4.0);
     assert_eq!(component("optimizer states"), 83_886_080.0 * 8.0);
-    // 4-bit block linears, and the embeddings and head in fp32: Axolotl prepares the base
-    // with PEFT's prepare_model_for_kbit_training (measured 7.4 GiB on an H200 with r 16).
-    assert!(component("weights (frozen base)") < 8.5e9, "a 4-bit base: {estimate:#}");
+    // 4-bit block linears (double-quantized, Axolotl's default), and the embeddings and head in
+    // bf16: Axolotl casts them back after PEFT's prepare_model_for_kbit_training.
+    assert!(component("weights (frozen base)") < 6.5e9, "a 4-bit base: {estimate:#}");
     // A LoRA run on a model whose architecture is not known is still not estimated.
     write(&dir, "lora.yml", "base_model: my-org/custom-7b\nadapter: lora\nlora_r: 16\nmicro_batch_size: 1\nsequence_len: 1024\nbf16: true\n");
     let json = check_4090(&dir, "lora.yml");
@@ -749,8 +749,10 @@ fn a_torchtune_generic_builder_with_its_dimensions_is_counted_from_them() {
     assert_eq!(json["roles"]["parameters"]["value"], 1_100_048_384u64, "{json:#}");
     assert_eq!(json["roles"]["parameters"]["file"], "config:model");
     let estimate = estimate(&dir, &["--gpu", "rtx-4090", "qat.yaml"]);
-    // bitsandbytes' 32-bit PagedAdamW keeps fp32 moments for bf16 parameters: 8 B each.
-    assert_eq!(bytes(&estimate, "optimizer states"), 1_100_048_384.0 * 8.0, "{estimate:#}");
+    // bitsandbytes' 32-bit PagedAdamW keeps fp32 moments for bf16 parameters: 8 B each, in paged
+    // (CUDA managed) memory outside the peak, said in a note.
+    assert!(component(&estimate, "optimizer states").is_none(), "{estimate:#}");
+    assert!(estimate["notes"].to_string().contains("optimizer states 8.20 GiB (paged_adamw_32bit: trainable parameters × 8 B)"), "{estimate:#}");
     // A builder with a dimension missing is not guessed.
     write(&dir, "partial.yaml", &text.replace("  embed_dim: 2048\n", ""));
     let output = run(&dir, &["estimate", "--gpu", "rtx-4090", "partial.yaml"]);

@@ -79,19 +79,25 @@ impl Framework for Axolotl {
         if bf16_auto(root) && !super::truthy(root, "pure_bf16") {
             out.push(Role::Precision, "bf16-or-16-mixed".into(), "bf16");
         }
+        // QLoRA's base is loaded with `bnb_4bit_use_double_quant: True` unless `bnb_config_kwargs`
+        // says otherwise (axolotl `loaders/model.py` `_set_quantization_config` @ 067b021c:
+        // `elif self.cfg.adapter == "qlora" and self.cfg.load_in_4bit:` … `bnb_config.update(self.cfg.bnb_config_kwargs)`).
+        if root.get("adapter").and_then(Node::as_str) == Some("qlora")
+            && super::truthy(root, "load_in_4bit")
+            && root.get_dotted("bnb_config_kwargs.bnb_4bit_use_double_quant").map(|n| n.to_json().as_bool()) != Some(Some(false))
+        {
+            out.push(Role::BaseWeights, "int4-double-quant".into(), "load_in_4bit");
+        }
         super::hf_trainer::switches(root, &mut out);
         // A 4/8-bit base under an adapter is prepared with PEFT's `prepare_model_for_kbit_training`
-        // (axolotl `loaders/model.py` `_prepare_model_for_quantization`: skipped only for Qwen-1
-        // LoRA, LoftQ and QLoRA under FSDP, which the memory model prices apart).
-        let adapter = root.get("adapter").and_then(Node::as_str).is_some_and(|a| matches!(a, "lora" | "qlora"));
-        if adapter && !super::truthy(root, "fsdp") && root.get("fsdp").is_none() {
-            for key in ["load_in_4bit", "load_in_8bit"] {
-                if super::truthy(root, key) {
-                    out.push(Role::KbitPrepare, true.into(), key);
-                    break;
-                }
-            }
-        }
+        // (`_prepare_model_for_quantization`), which casts every non-quantized parameter to fp32, but
+        // Axolotl then casts the norms and the embeddings and head back to the compute dtype
+        // (`_configure_embedding_dtypes` @ 067b021c: `needs_fa2_dtype` is true for `lora`/`qlora`, so
+        // `_convert_embedding_modules_dtype(..., dist_dtype=self.cfg.torch_dtype)`: `"norm" in name` →
+        // `module.to(dist_dtype)`, `embed_tokens`/`lm_head` likewise; only `fp32_norms: true` keeps norms
+        // fp32): no fp32 copies of them, and no fp32 norm outputs in the activations. So the role
+        // `kbit_prepare` (what PEFT's step alone costs, measured in data/measured_h100.json) is not bound.
+
         // `lora_target_linear: true` adapts every linear layer (axolotl `utils/schemas/peft.py`;
         // `find_all_linear_names` in `loaders/adapter.py`), PEFT's all-linear.
         if super::truthy(root, "lora_target_linear") {

@@ -142,6 +142,34 @@ pub fn switches(root: &Node, out: &mut DerivedRoles) {
             out.push(Role::OffloadParams, true.into(), key);
         }
     }
+    // `optim: galore_*_layerwise` / `apollo_adamw_layerwise` make one optimizer per parameter,
+    // stepped in its post-accumulate-grad hook (transformers `trainer.py` `_get_galore_optimizer`:
+    // `param.register_post_accumulate_grad_hook(optimizer_hook)`), and LOMO/AdaLomo update each
+    // parameter inside the backward (`Trainer.training_step`: `_is_lomo_optimizer` → the loss is
+    // passed to `optimizer.fused_backward`; lomo-optim `lomo.py`): the optimizer runs in the backward.
+    // GaLore / APOLLO through `optim`: their rank is `optim_args`' `rank=` (a "k=v,k=v" string), 128
+    // when not given (transformers `trainer.py` `_get_galore_optimizer`: `int(optim_args.pop("rank", 128))`;
+    // `_get_apollo_optimizer` the same). The projected modules are `optim_target_modules`; the memory
+    // model projects every linear but the head (an approximation where fewer are named).
+    for key in ["optim", "optimizer"] {
+        if root.get(key).and_then(Node::as_str).is_some_and(|o| o.starts_with("galore_") || o.starts_with("apollo_")) {
+            let stated = root.get("optim_args").and_then(Node::as_str).and_then(|args| {
+                args.split(',').filter_map(|kv| kv.split_once('=')).find(|(k, _)| k.trim() == "rank").and_then(|(_, v)| v.trim().parse::<u64>().ok())
+            });
+            match stated {
+                Some(rank) => out.push(Role::OptimizerRank, rank.into(), "optim_args"),
+                None => out.push_default(Role::OptimizerRank, 128.into(), "optim_args", key),
+            }
+        }
+    }
+    // Axolotl spells it `optimizer` and passes it on as `optim` (`utils/schemas/training.py`).
+    for key in ["optim", "optimizer"] {
+        if let Some(optim) = root.get(key).and_then(Node::as_str).map(str::to_ascii_lowercase)
+            && (optim.ends_with("_layerwise") || optim == "lomo" || optim == "adalomo")
+        {
+            out.push(Role::OptimizerInBackward, true.into(), key);
+        }
+    }
     // `load_in_4bit`/`load_in_8bit` (TRL `ModelConfig`, transformers' loading switches); PEFT's
     // `examples/sft/train.py` `use_4bit_quantization`/`use_8bit_quantization` (@93288afb L62:
     // a `BitsAndBytesConfig`); Qwen's `q_lora` (@00dceebb `finetune.py` L63, L306: 4-bit GPTQ on

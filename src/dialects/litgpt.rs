@@ -101,10 +101,13 @@ const TOP_KEYS: [&str; 27] = [
 
 /// `quantize` values (`finetune/lora.py` `setup`: `Literal["bnb.nf4", "bnb.nf4-dq", "bnb.fp4",
 /// "bnb.fp4-dq", "bnb.int8-training"]`, passed to `BitsandbytesPrecision(quantize[4:], dtype)`):
-/// the stored width of the frozen base's linear weights.
+/// the stored width of the frozen base's linear weights; `-dq` is double quantization
+/// (Lightning `fabric/plugins/precision/bitsandbytes.py`: `_NF4DQLinear` / `_FP4DQLinear` are
+/// `Linear4bit(..., compress_statistics=True)`, bitsandbytes' double quantization).
 fn quantization(value: &str) -> Option<&'static str> {
     match value {
-        "bnb.nf4" | "bnb.nf4-dq" | "bnb.fp4" | "bnb.fp4-dq" => Some("int4"),
+        "bnb.nf4" | "bnb.fp4" => Some("int4"),
+        "bnb.nf4-dq" | "bnb.fp4-dq" => Some("int4-double-quant"),
         "bnb.int8-training" | "bnb.int8" => Some("int8"),
         _ => None,
     }
@@ -229,7 +232,7 @@ impl Framework for Litgpt {
         // LoRA: `finetune/lora.py` is the script with `lora_*` arguments; `full.py` and `pretrain.py` have none.
         let lora_keys = ["lora_r", "lora_alpha", "lora_dropout"].into_iter().chain(LORA_SWITCHES.iter().map(|(k, _, _)| *k));
         if let Some(at) = first_present(root, lora_keys) {
-            let kind = if quantize == Some("int4") { "qlora" } else { "lora" };
+            let kind = if quantize.is_some_and(|q| q.starts_with("int4")) { "qlora" } else { "lora" };
             out.push(Role::Adapter, kind.into(), at);
             // A plain MLP (`GptNeoxMLP`: `fc`, `proj`) has no gate: the catalog's `mlp` says which kind the model has.
             let plain_mlp = model_key
@@ -333,7 +336,7 @@ mod tests {
         assert_eq!(role(&lora, Role::ActivationCheckpointing), Some("none".into()));
         let qlora = derived("lora_r: 8\nlora_query: false\nlora_head: true\nquantize: bnb.nf4-dq\ndevices: 2\n");
         assert_eq!(role(&qlora, Role::Adapter), Some("qlora".into()));
-        assert_eq!(role(&qlora, Role::BaseWeights), Some("int4".into()));
+        assert_eq!(role(&qlora, Role::BaseWeights), Some("int4-double-quant".into()), "`-dq`: double quantization");
         assert_eq!(role(&qlora, Role::Optimizer), Some("paged_adamw_32bit".into()));
         assert_eq!(role(&qlora, Role::LoraTargets), Some(serde_json::json!(["v", "lm_head"])));
         assert_eq!(role(&qlora, Role::ActivationCheckpointing), Some("full".into()), "FSDP on 2 devices checkpoints every block");

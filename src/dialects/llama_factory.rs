@@ -23,8 +23,8 @@ impl Framework for LlamaFactory {
     fn doc(&self) -> Doc {
         Doc {
             evidence: "`model_name_or_path` with `stage`/`finetuning_type`/`template`; v1: `model` with `micro_batch_size`/`model_class`",
-            roles: "HF keys (`model_name_or_path`), `model` and `micro_batch_size` (v1), `cutoff_len`, `finetuning_type` (with `lora_rank`/`lora_target`, `oft_block_size`/`oft_target`), `quantization_bit`, `use_galore`/`use_apollo` (rank, layerwise), `use_adam_mini`, `use_badam`",
-            semantics: "",
+            roles: "HF keys (`model_name_or_path`), `cutoff_len`, `finetuning_type` (with `lora_rank`/`lora_target`, `oft_block_size`/`oft_target`), `quantization_bit`, `use_galore`/`use_apollo` (rank, layerwise), `use_adam_mini`, `use_badam`; v1: `model`, `micro_batch_size`, `bf16`, `enable_activation_checkpointing`, `peft_config` (`name`, `r`, `target_modules`), `quant_config`, `dist_config.name` (`fsdp2`), `optim_config.name`, `cp_size`",
+            semantics: "v0 without `bf16`/`fp16`: a 16-bit base (the inferred compute dtype) with fp32 trainable parameters, fp32 for a full fine-tune; v1: `bf16` (default true) is FSDP2's mixed precision, a full fine-tune is fp32 without FSDP2, checkpointing on by default",
         }
     }
 
@@ -51,6 +51,11 @@ impl Framework for LlamaFactory {
     /// `cutoff_len` (the sequence length) and `quantization_bit`.
     fn derived(&self, root: &Node) -> Vec<super::Derived> {
         let mut out = DerivedRoles::default();
+        if is_v1(root) {
+            v1(root, &mut out);
+            return out.0;
+        }
+        v0_inferred_precision(root, &mut out);
         hf_trainer::switches(root, &mut out);
         if let Some(micro) = root.get("micro_batch_size") {
             out.push(Role::MicroBatch, micro.to_json(), "micro_batch_size");
@@ -128,8 +133,10 @@ impl Framework for LlamaFactory {
         ] {
             if super::truthy(root, switch) {
                 out.push(Role::Optimizer, name.into(), switch);
-                if let Some(r) = root.get(rank) {
-                    out.push(Role::OptimizerRank, r.to_json(), rank);
+                // `galore_rank` / `apollo_rank` default to 16 (`GaloreArguments`, `ApolloArguments`).
+                match root.get(rank) {
+                    Some(r) => out.push(Role::OptimizerRank, r.to_json(), rank),
+                    None => out.push_default(Role::OptimizerRank, 16.into(), rank, switch),
                 }
                 if super::truthy(root, layerwise) {
                     out.push(Role::OptimizerInBackward, true.into(), layerwise);
@@ -149,8 +156,12 @@ impl Framework for LlamaFactory {
                 out.push(Role::Precision, "bf16-true".into(), "use_badam");
             }
         }
+        // bitsandbytes 4-bit with `double_quantization` (default true: `hparams/model_args.py`,
+        // passed as `bnb_4bit_use_double_quant`, `model/model_utils/quantization.py`).
         if let Some(bits) = root.get("quantization_bit").and_then(Node::as_i64) {
-            out.push(Role::BaseWeights, if bits <= 4 { "int4" } else { "int8" }.into(), "quantization_bit");
+            let double = root.get("double_quantization").map(|n| n.to_json().as_bool()) != Some(Some(false));
+            let four = if double { "int4-double-quant" } else { "int4" };
+            out.push(Role::BaseWeights, if bits <= 4 { four } else { "int8" }.into(), "quantization_bit");
         }
         out.0
     }
@@ -186,6 +197,19 @@ impl Framework for LlamaFactory {
     }
 
     fn memory_unmodelled(&self, root: &Node) -> Option<super::Unmodelled> {
+        // v1 reads its DeepSpeed config from `dist_config.config_file`
+        // (`v1/plugins/trainer_plugins/distributed/deepspeed.py`: `DeepSpeedPlugin(hf_ds_config=config_file)`),
+        // which this dialect does not open yet; `fsdpturbo` adds expert parallelism (`fsdpturbo.py`).
+        if is_v1(root)
+            && let Some(name @ ("deepspeed" | "fsdpturbo")) = root.get_dotted("dist_config.name").and_then(Node::as_str)
+        {
+            let reason = if name == "deepspeed" {
+                "LLaMA-Factory v1 reads the DeepSpeed config `dist_config.config_file` names, which trainlint does not read for v1 yet"
+            } else {
+                "LLaMA-Factory v1's `fsdpturbo` shards experts as well (expert parallelism), which trainlint does not model yet"
+            };
+            return Some(super::Unmodelled { path: "dist_config.name".to_owned(), reason: reason.to_owned() });
+        }
         // BAdam's `badam_mode: ratio` updates a random share of every layer's weights (a sparse
         // mask), which is not modelled; `layer` (the default) is.
         if super::truthy(root, "use_badam") && root.get("badam_mode").and_then(Node::as_str) == Some("ratio") {
@@ -202,4 +226,114 @@ impl Framework for LlamaFactory {
 /// the run trains (`finetuning_type`), else the model.
 fn anchor(root: &Node) -> &'static str {
     if root.get("finetuning_type").is_some() { "finetuning_type" } else { "model_name_or_path" }
+}
+
+/// A v1 config (`llamafactory-cli v1 train`, LLaMA-Factory `src/llamafactory/v1/`): it names the model
+/// with a string `model` (`v1/config/model_args.py`) and has no v0 `model_name_or_path`.
+fn is_v1(root: &Node) -> bool {
+    root.get("model").is_some_and(|m| m.as_str().is_some()) && root.get("model_name_or_path").is_none()
+}
+
+/// LLaMA-Factory v1's own arguments and defaults (LLaMA-Factory @ ff6d4d12, `src/llamafactory/v1/`), which
+/// are not TrainingArguments':
+/// - `config/training_args.py`: `micro_batch_size` (default 1), `cutoff_len` (2048), `bf16` (True),
+///   `enable_activation_checkpointing` (True: `core/base_trainer.py` calls
+///   `gradient_checkpointing_enable({"use_reentrant": False})`), `dist_config`, `optim_config`
+///   (none: `torch.optim.AdamW` over the trainable parameters, `BaseTrainer._init_optimizer`), `cp_size`;
+/// - `config/model_args.py`: `model`, `peft_config`, `quant_config`;
+/// - precision (`core/model_engine.py` `_init_model`): the checkpoint is loaded with `dtype="auto"`; a full
+///   fine-tune (no `peft_config`) is then cast to fp32 (`model.to(torch.float32)`), and `bf16` reaches only
+///   FSDP2 (`BaseTrainer._shard_model` → `fsdp2.py` `MixedPrecisionPolicy(param_dtype=bfloat16,
+///   reduce_dtype=float32)`): bf16 compute on fp32 master weights under `dist_config.name: fsdp2`, fp32
+///   everywhere without it (no autocast in `BaseTrainer.fit`). LoRA and freeze keep the base in the
+///   checkpoint's 16-bit dtype and train fp32 parameters (PEFT's adapters; `plugins/model_plugins/peft.py`
+///   `get_freeze_model`: `cast_trainable_params_to_fp32` True);
+/// - `plugins/model_plugins/peft.py` `LoraParams`: `r` (8), `target_modules` (`all`: every linear but the
+///   head), `use_dora`; `FreezeParams` for `name: freeze`;
+/// - `plugins/model_plugins/quantization.py`: `quant_config.quantization_bit` (bitsandbytes, 4 when not
+///   given), with no `prepare_model_for_kbit_training` call.
+fn v1(root: &Node, out: &mut DerivedRoles) {
+    let anchor = "model";
+    let text = |path: &str| root.get_dotted(path).and_then(Node::as_str);
+    match root.get("micro_batch_size") {
+        Some(micro) => out.push(Role::MicroBatch, micro.to_json(), "micro_batch_size"),
+        None => out.push_default(Role::MicroBatch, 1.into(), "micro_batch_size", anchor),
+    }
+    match root.get("cutoff_len") {
+        Some(cutoff) => out.push(Role::SequenceLength, cutoff.to_json(), "cutoff_len"),
+        None => out.push_default(Role::SequenceLength, 2048.into(), "cutoff_len", anchor),
+    }
+    if let Some(model) = root.get("model") {
+        out.push(Role::Model, model.to_json(), "model");
+    }
+    let bf16 = root.get("bf16").map(|n| n.to_json().as_bool() == Some(true)).unwrap_or(true);
+    let peft = text("peft_config.name");
+    let fsdp2 = text("dist_config.name") == Some("fsdp2");
+    let precision = match (peft, bf16, fsdp2) {
+        (Some(_), true, _) | (None, true, true) => "bf16-mixed",
+        _ => "32-true",
+    };
+    match root.get("bf16") {
+        Some(_) => out.push(Role::Precision, precision.into(), "bf16"),
+        None => out.push_default(Role::Precision, precision.into(), "bf16", anchor),
+    }
+    match root.get("enable_activation_checkpointing").map(|n| n.to_json().as_bool()) {
+        Some(Some(false)) => out.push(Role::ActivationCheckpointing, "none".into(), "enable_activation_checkpointing"),
+        Some(_) => out.push(Role::ActivationCheckpointing, "full".into(), "enable_activation_checkpointing"),
+        None => out.push_default(Role::ActivationCheckpointing, "full".into(), "enable_activation_checkpointing", anchor),
+    }
+    match peft {
+        Some("lora") => {
+            let dora = super::truthy(root, "peft_config.use_dora");
+            out.push(Role::Adapter, if dora { "dora" } else { "lora" }.into(), "peft_config.name");
+            match root.get_dotted("peft_config.r") {
+                Some(rank) => out.push(Role::LoraRank, rank.to_json(), "peft_config.r"),
+                None => out.push_default(Role::LoraRank, 8.into(), "peft_config.r", "peft_config.name"),
+            }
+            match root.get_dotted("peft_config.target_modules") {
+                Some(targets) => out.push(Role::LoraTargets, targets.to_json(), "peft_config.target_modules"),
+                None => out.push_default(Role::LoraTargets, "all".into(), "peft_config.target_modules", "peft_config.name"),
+            }
+        }
+        Some(name) => out.push(Role::Adapter, name.into(), "peft_config.name"),
+        None => {}
+    }
+    if root.get_dotted("quant_config.name").is_some_and(|n| n.as_str().is_some()) {
+        let bits = root.get_dotted("quant_config.quantization_bit").and_then(Node::as_i64).unwrap_or(4);
+        // `QuantizationParams.double_quantization` defaults to true (`bnb_4bit_use_double_quant`).
+        let double = root.get_dotted("quant_config.double_quantization").map(|n| n.to_json().as_bool()) != Some(Some(false));
+        let four = if double { "int4-double-quant" } else { "int4" };
+        out.push(Role::BaseWeights, if bits <= 4 { four } else { "int8" }.into(), "quant_config.name");
+    }
+    if fsdp2 {
+        out.push(Role::Fsdp, true.into(), "dist_config.name");
+        // `fsdp2.py`: `offload_params` → `CPUOffloadPolicy`.
+        if super::truthy(root, "dist_config.offload_params") {
+            out.push(Role::OffloadParams, true.into(), "dist_config.offload_params");
+        }
+    }
+    if let Some(name) = root.get_dotted("optim_config.name") {
+        out.push(Role::Optimizer, name.to_json(), "optim_config.name");
+    }
+    if let Some(cp) = root.get("cp_size") {
+        out.push(Role::ContextParallel, cp.to_json(), "cp_size");
+    }
+}
+
+/// v0 without `bf16`, `fp16` or `pure_bf16`: no autocast, and the model is loaded in the compute dtype
+/// LLaMA-Factory infers (`model/patcher.py` `patch_config`: `infer_optim_dtype(config.torch_dtype)`,
+/// `extras/misc.py`: bf16 where the device has it and the checkpoint is bf16 or unstated, else fp16),
+/// then its trainable parameters are upcast to fp32 (`model/adapter.py` `init_adapter`:
+/// `cast_trainable_params_to_fp32` unless `pure_bf16` or BAdam). So a full fine-tune trains in fp32,
+/// and LoRA, OFT and freeze train fp32 parameters on a 16-bit base (bf16 or fp16, by the GPU: priced as
+/// 16-bit mixed precision). LLaMA-Factory @ ff6d4d12.
+fn v0_inferred_precision(root: &Node, out: &mut DerivedRoles) {
+    // `bf16: false` is not stated precision: the dtype is inferred all the same (a `true` or `auto` decides).
+    let stated = |key: &str| root.get(key).is_some_and(|n| n.to_json().as_bool() != Some(false));
+    if ["bf16", "fp16", "pure_bf16"].into_iter().any(stated) || super::truthy(root, "use_badam") {
+        return;
+    }
+    // `FinetuningArguments.finetuning_type` defaults to `lora` (`hparams/finetuning_args.py`).
+    let full = root.get("finetuning_type").and_then(Node::as_str) == Some("full");
+    out.push_default(Role::Precision, if full { "32-true" } else { "16-mixed" }.into(), "bf16", anchor(root));
 }

@@ -11,11 +11,17 @@ pub struct Torchtune;
 /// `model._component_` is the builder the recipe instantiates (`config.instantiate(cfg.model)` in
 /// torchtune `recipes/full_finetune_single_device.py`, `lora_finetune_single_device.py`); the
 /// builders are `torchtune/models/<family>/_model_builders.py`, whose names the model catalog lists.
-const BINDINGS: [(Role, &str); 5] = [
+///
+/// The sequence length is the tokenizer's `max_seq_len` since torchtune 0.3 (`datasets/_alpaca.py`
+/// @ v0.3.0 651a7300: "PackedDataset requires a max_seq_len to be set on the tokenizer"); in 0.1 and
+/// 0.2 the dataset builders took it (`alpaca_dataset(..., max_seq_len: int = 512, ...)` @ v0.2.1
+/// 83557aa9, written `dataset: {max_seq_len: 4096}` in e.g. `recipes/configs/phi3/mini_full.yaml`).
+const BINDINGS: [(Role, &str); 6] = [
     (Role::Model, "model._component_"),
     (Role::MicroBatch, "batch_size"),
     (Role::Accumulation, "gradient_accumulation_steps"),
     (Role::SequenceLength, "tokenizer.max_seq_len"),
+    (Role::SequenceLength, "dataset.max_seq_len"),
     (Role::LearningRate, "optimizer.lr"),
 ];
 
@@ -42,7 +48,7 @@ impl Framework for Torchtune {
     fn doc(&self) -> Doc {
         Doc {
             evidence: "`_component_` keys",
-            roles: "`model._component_` (the builder; `lora_`/`qlora_` → adapter, `qlora_` → 4-bit base), `batch_size`, `gradient_accumulation_steps`, `tokenizer.max_seq_len`, `optimizer._component_` (and `fused`), `optimizer.lr`, `compile`, `loss._component_`; `dtype` → pure 16-bit precision; a generic `llama2`/`llama3` builder's dimensions → the architecture",
+            roles: "`model._component_` (the builder; `lora_`/`qlora_` → adapter, `qlora_` → 4-bit base), `batch_size`, `gradient_accumulation_steps`, `tokenizer.max_seq_len` (`dataset.max_seq_len` before 0.3), `optimizer._component_` (and `fused`), `optimizer.lr`, `compile`, `loss._component_`; `dtype` → pure 16-bit precision; a generic `llama2`/`llama3` builder's dimensions → the architecture",
             semantics: "",
         }
     }

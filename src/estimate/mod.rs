@@ -174,7 +174,7 @@ impl MemoryModel {
         }
         let memory = memory_facts(resolved, settings);
         let mut notes = Vec::new();
-        let run = Run::new(resolved, &memory, &mut notes);
+        let run = Run::new(resolved, &memory, settings, &mut notes);
         let (mut fixed, mut scaling) = (Vec::new(), Vec::new());
         let mut activations_complete = false;
         let mut context = 0.0;

@@ -186,6 +186,17 @@ pub enum OptimizerKind {
     LowRankAdam,
     /// BAdam: AdamW on one block of layers at a time, kept in fp32 (Luo et al. 2024, arXiv:2404.02827).
     BlockAdam,
+    /// One state tensor per parameter: RMSprop (`square_avg`), Adagrad (`sum`), schedule-free
+    /// SGD (`z`) (`torch/optim/rmsprop.py`, `adagrad.py`; schedulefree `sgd_schedulefree.py`).
+    OneMoment,
+    /// Three state tensors per parameter: AdEMAMix (fast and slow first moments and the second
+    /// moment, Pagliardini et al. 2024, arXiv:2409.03137; bitsandbytes `optim/ademamix.py`) and
+    /// GrokAdamW (`exp_avg`, `exp_avg_sq`, `grok_ema`; grokadamw `grokadamw.py`).
+    ThreeMoments,
+    /// LOMO / AdaLomo: the update is fused into the backward, one parameter at a time, with no
+    /// state (LOMO) or factored row/column second moments (AdaLomo) (Lv et al. 2023,
+    /// arXiv:2306.09782, arXiv:2310.10195; lomo-optim `lomo.py`, `adalomo.py`).
+    Lomo,
 }
 
 /// The dtype optimizer states are kept in.
@@ -204,15 +215,19 @@ pub enum StateBits {
 pub struct Optimizer {
     pub kind: OptimizerKind,
     pub state: StateBits,
-    /// bitsandbytes paged states (evicted to CPU under pressure).
+    /// bitsandbytes paged states: CUDA managed memory outside PyTorch's caching allocator,
+    /// evicted to host memory when the GPU is full (bitsandbytes `functional.py` `get_paged`).
     pub paged: bool,
+    /// A bitsandbytes optimizer (transformers `_BITSANDBYTES_OPTIMIZERS`): its 32-bit states
+    /// are fp32 whatever the parameter's dtype (`optim/optimizer.py` `Optimizer2State.init_state`).
+    pub bnb: bool,
     /// A fused kernel (`torch.optim.AdamW(fused=True)`).
     pub fused: bool,
 }
 
 impl Optimizer {
     const fn plain(kind: OptimizerKind) -> Optimizer {
-        Optimizer { kind, state: StateBits::Full, paged: false, fused: false }
+        Optimizer { kind, state: StateBits::Full, paged: false, bnb: false, fused: false }
     }
 
     /// AdamW, what HF `TrainingArguments` (and the trainers built on it) and trainlint assume when none is named.
@@ -223,37 +238,89 @@ impl FromStr for Optimizer {
     type Err = Unrecognised;
 
     /// Accepted spellings (case-insensitive):
-    /// - HF transformers `training_args.py` `OptimizerNames` (the `optim` of HF-based
-    ///   trainers, FACTS.md §6): `adamw_torch`, `adamw_torch_fused`,
-    ///   `adamw_hf`, `adamw_bnb_8bit`, `adamw_8bit` ("just an alias for adamw_bnb_8bit"),
-    ///   `paged_adamw_8bit`, `paged_adamw_32bit` (bitsandbytes `PagedAdamW`, 32-bit states), `lion_8bit`, `sgd`, `adafactor`,
-    ///   `adamw_torch_8bit` / `adamw_torch_4bit` (torchao's `AdamW8bit` / `AdamW4bit`, `Trainer.get_optimizer_cls_and_kwargs`);
+    /// - every HF transformers `training_args.py` `OptimizerNames` (the `optim` of HF-based
+    ///   trainers, FACTS.md §6; transformers @ fd798335, and `adamw_hf`, removed in 4.51), as
+    ///   `trainer.py` `get_optimizer_cls_and_kwargs` builds it: `adamw_torch`, `adamw_torch_fused`,
+    ///   `adamw_torch_xla`, `adamw_torch_npu_fused`, `adamw_apex_fused`, `adamw_anyprecision`,
+    ///   `adamw_hf` (AdamW, two moments); `adamw_torch_8bit` / `adamw_torch_4bit` (torchao's
+    ///   `AdamW8bit` / `AdamW4bit`); the bitsandbytes group (`_BITSANDBYTES_OPTIMIZERS`:
+    ///   "paged" in the name → `is_paged`, "8bit" → `optim_bits = 8`, else 32): `adamw_bnb_8bit`,
+    ///   `adamw_8bit` ("just an alias for adamw_bnb_8bit"), `paged_adamw_32bit`, `paged_adamw_8bit`,
+    ///   `ademamix`, `ademamix_8bit`, `paged_ademamix_32bit`, `paged_ademamix_8bit`, `lion_32bit`,
+    ///   `lion_8bit`, `paged_lion_32bit`, `paged_lion_8bit`, `rmsprop_bnb`, `rmsprop_bnb_8bit`,
+    ///   `rmsprop_bnb_32bit`; `rmsprop`, `adagrad`, `sgd`, `adafactor`; GaLore and APOLLO
+    ///   (`galore_adamw`, `galore_adamw_8bit`, `galore_adafactor` and their `_layerwise`,
+    ///   `apollo_adamw`, `apollo_adamw_layerwise`); `lomo`, `adalomo`; `grokadamw`;
+    ///   `schedule_free_adamw`, `schedule_free_radam` (`z` and `exp_avg_sq`), `schedule_free_sgd`
+    ///   (`z`); `stable_adamw` (torch-optimi `StableAdamW`: `exp_avg`, `exp_avg_sq`);
     /// - torch class paths (an `optimizer._component_` / `_target_`): `torch.optim.AdamW`, `torch.optim.Adam`;
     /// - LLaMA-Factory's optimizer switches as its dialect binds them (`use_adam_mini` →
     ///   `adam_mini`, `use_galore` → `galore_adamw`, `use_apollo` → `apollo_adamw`, `use_badam` → `badam`);
     /// - trainlint's native schema (`adamw`, `adam`, `adamw-fused`, `adamw-8bit`, `sgd`,
     ///   `sgd-momentum`, `adafactor`, `lion`, `adam-mini`, `galore-adamw`, `apollo-adamw`, `badam`).
+    ///
+    /// Any other spelling is not recognised (the memory model says so in a note).
     fn from_str(text: &str) -> Result<Optimizer, Unrecognised> {
         use OptimizerKind::*;
         let name = text.to_ascii_lowercase();
+        let eight = |kind| Optimizer { state: StateBits::Eight, ..Optimizer::plain(kind) };
         let mut optimizer = match name.as_str() {
-            "adamw" | "adam" | "adamw-fused" | "adamw_torch" | "adamw_torch_fused" | "adamw_hf" | "torch.optim.adamw" | "torch.optim.adam"
+            "adamw"
+            | "adam"
+            | "adamw-fused"
+            | "adamw_torch"
+            | "adamw_torch_fused"
+            | "adamw_hf"
+            | "torch.optim.adamw"
+            | "torch.optim.adam"
+            | "adamw_torch_xla"
+            | "adamw_torch_npu_fused"
+            | "adamw_apex_fused"
+            | "adamw_anyprecision"
+            | "schedule_free_adamw"
+            | "schedule_free_radam"
+            | "stable_adamw"
             | "paged_adamw_32bit" => Optimizer::plain(Adam),
-            "adamw-8bit" | "adamw_8bit" | "adamw_bnb_8bit" | "paged_adamw_8bit" | "adamw_torch_8bit" => {
-                Optimizer { state: StateBits::Eight, ..Optimizer::plain(Adam) }
-            }
+            "adamw-8bit" | "adamw_8bit" | "adamw_bnb_8bit" | "paged_adamw_8bit" | "adamw_torch_8bit" => eight(Adam),
             "adamw_torch_4bit" => Optimizer { state: StateBits::Four, ..Optimizer::plain(Adam) },
-            "lion_8bit" => Optimizer { state: StateBits::Eight, ..Optimizer::plain(Lion) },
+            "lion_8bit" | "paged_lion_8bit" => eight(Lion),
+            "lion" | "lion_32bit" | "paged_lion_32bit" => Optimizer::plain(Lion),
+            "ademamix" | "paged_ademamix_32bit" | "grokadamw" => Optimizer::plain(ThreeMoments),
+            "ademamix_8bit" | "paged_ademamix_8bit" => eight(ThreeMoments),
+            "rmsprop" | "adagrad" | "rmsprop_bnb" | "rmsprop_bnb_32bit" | "schedule_free_sgd" => Optimizer::plain(OneMoment),
+            "rmsprop_bnb_8bit" => eight(OneMoment),
             "sgd-momentum" => Optimizer::plain(SgdMomentum),
             "sgd" => Optimizer::plain(Sgd),
             "adafactor" => Optimizer::plain(Adafactor),
-            "lion" => Optimizer::plain(Lion),
             "adam_mini" | "adam-mini" => Optimizer::plain(AdamMini),
-            "galore_adamw" | "apollo_adamw" | "galore-adamw" | "apollo-adamw" => Optimizer::plain(LowRankAdam),
+            "galore_adamw"
+            | "apollo_adamw"
+            | "galore-adamw"
+            | "apollo-adamw"
+            | "galore_adamw_8bit"
+            | "galore_adafactor"
+            | "galore_adamw_layerwise"
+            | "galore_adamw_8bit_layerwise"
+            | "galore_adafactor_layerwise"
+            | "apollo_adamw_layerwise" => Optimizer::plain(LowRankAdam),
+            "lomo" | "adalomo" => Optimizer::plain(Lomo),
             "badam" => Optimizer::plain(BlockAdam),
             _ => return Err(Unrecognised { role: Role::Optimizer, text: text.to_owned() }),
         };
         optimizer.paged = name.starts_with("paged_");
+        optimizer.bnb = optimizer.paged
+            || matches!(
+                name.as_str(),
+                "adamw_bnb_8bit"
+                    | "adamw_8bit"
+                    | "ademamix"
+                    | "ademamix_8bit"
+                    | "lion_32bit"
+                    | "lion_8bit"
+                    | "rmsprop_bnb"
+                    | "rmsprop_bnb_8bit"
+                    | "rmsprop_bnb_32bit"
+            );
         optimizer.fused = name.ends_with("_fused") || name.ends_with("-fused");
         Ok(optimizer)
     }
@@ -384,17 +451,23 @@ pub enum Quantization {
     Int8,
     /// bitsandbytes 4-bit (NF4/FP4; HF `load_in_4bit`, `quantization_bit: 4`).
     Int4,
+    /// bitsandbytes 4-bit with double quantization (`bnb_4bit_use_double_quant=True`: the
+    /// per-block absmax constants quantized to 8 bits in turn; QLoRA, Dettmers et al. 2023,
+    /// arXiv:2305.14314 §3), what Axolotl's and LLaMA-Factory's QLoRA load by default.
+    Int4DoubleQuant,
 }
 
 impl FromStr for Quantization {
     type Err = Unrecognised;
 
     /// trainlint's native schema `model.base_weights` (`int8`, `int4`), which the
-    /// dialects derive from the switches above.
+    /// dialects derive from the switches above, and `int4-double-quant`, which they derive
+    /// from a framework's double-quantization default.
     fn from_str(text: &str) -> Result<Quantization, Unrecognised> {
         Ok(match text.to_ascii_lowercase().as_str() {
             "int8" => Quantization::Int8,
             "int4" => Quantization::Int4,
+            "int4-double-quant" => Quantization::Int4DoubleQuant,
             _ => return Err(Unrecognised { role: Role::BaseWeights, text: text.to_owned() }),
         })
     }
@@ -405,6 +478,7 @@ impl Quantization {
         match self {
             Quantization::Int8 => "int8",
             Quantization::Int4 => "4-bit",
+            Quantization::Int4DoubleQuant => "4-bit, double-quantized",
         }
     }
 }

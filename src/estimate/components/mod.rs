@@ -28,6 +28,7 @@ use crate::resolve::model::ModelLookup;
 use crate::schema::Role;
 use crate::schema::training_config::Memory;
 use crate::schema::typed::{Adapter, LoraTargets, Module, Optimizer, OptimizerKind, Precision, Preference, Quantization, TypedRole};
+use crate::settings::Settings;
 
 /// Every component, in breakdown order.
 pub const REGISTRY: &[&dyn MemoryComponent] = &[
@@ -182,10 +183,17 @@ pub struct Run<'a> {
     /// DeepSpeed ZeRO stage (0 when not stated).
     pub zero_stage: u64,
     pub fsdp: bool,
+    /// Whether bitsandbytes' 4-bit matmul keeps each quantized linear's input for the backward:
+    /// releases before 0.43.2 did (`MatMul4Bit.forward`: `ctx.tensors = (A, B)`), 0.43.2 and later
+    /// keep the packed weight only (`ctx.tensors = (None, B)`, bitsandbytes commit 9e753741 "fix
+    /// QLoRA mem bug: delete useless buffered activation", #1270, 2024-07-16). Read from the
+    /// project's declared bitsandbytes version (`[frameworks] bitsandbytes`, lock and requirement
+    /// files: `resolve::versions`); not declared, the current behaviour (no input) is assumed.
+    pub bnb_keeps_4bit_input: bool,
 }
 
 impl<'a> Run<'a> {
-    pub fn new(resolved: &'a ResolvedConfig, memory: &'a Memory, notes: &mut Vec<String>) -> Run<'a> {
+    pub fn new(resolved: &'a ResolvedConfig, memory: &'a Memory, settings: &Settings, notes: &mut Vec<String>) -> Run<'a> {
         let number = |role: Role| resolved.role(role).and_then(|v| v.value.as_f64());
         let precision = match (resolved.role(Role::Precision), resolved.typed::<Precision>()) {
             (_, Some(p)) if p != Precision::Auto => p,
@@ -250,6 +258,8 @@ impl<'a> Run<'a> {
                 whole
             }
         });
+        let four_bit = parts.as_ref().is_some_and(|p| p.quantized > 0.0) && resolved.typed::<Quantization>() != Some(Quantization::Int8);
+        let bnb_keeps_4bit_input = four_bit && bnb_before_input_fix(settings, resolved, notes);
         Run {
             resolved,
             memory,
@@ -259,6 +269,7 @@ impl<'a> Run<'a> {
             entry,
             zero_stage: number(Role::ZeroStage).unwrap_or(0.0) as u64,
             fsdp: resolved.role(Role::Fsdp).and_then(|v| v.value.as_bool()).unwrap_or(false),
+            bnb_keeps_4bit_input,
         }
     }
 
@@ -367,6 +378,22 @@ impl<'a> Run<'a> {
     }
 }
 
+/// Whether the project declares a bitsandbytes older than 0.43.2, whose `MatMul4Bit` kept its input
+/// (see `Run::bnb_keeps_4bit_input`); said in a note when it does.
+fn bnb_before_input_fix(settings: &Settings, resolved: &ResolvedConfig, notes: &mut Vec<String>) -> bool {
+    let fix = crate::schema::version::Version::new(&[0, 43, 2]);
+    match crate::resolve::versions::at_least_of(settings, "bitsandbytes", &["bitsandbytes"], resolved.source().path(), &fix) {
+        Ok((false, declared)) => {
+            notes.push(format!(
+                "bitsandbytes before 0.43.2, as {} declares: its 4-bit matmul keeps each quantized linear's input for the backward",
+                declared.source
+            ));
+            true
+        }
+        _ => false,
+    }
+}
+
 /// A model state, for ZeRO's partitioning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum State {
@@ -426,6 +453,19 @@ mod tests {
             ("sgd", 0.0),
             ("adafactor", 4.0),
             ("lion", 4.0),
+            ("lion_32bit", 4.0),
+            ("paged_lion_8bit", 2.0),
+            ("ademamix", 12.0),
+            ("ademamix_8bit", 3.0),
+            ("grokadamw", 12.0),
+            ("rmsprop", 4.0),
+            ("adagrad", 4.0),
+            ("rmsprop_bnb_8bit", 1.0),
+            ("schedule_free_sgd", 4.0),
+            ("schedule_free_adamw", 8.0),
+            ("stable_adamw", 8.0),
+            ("lomo", 0.0),
+            ("adalomo", 0.0),
         ] {
             assert_eq!(optimizer_states::bytes_per_parameter(name.parse::<Optimizer>().unwrap()), bytes, "{name}");
         }

@@ -13,14 +13,16 @@ pub struct OptimizerStep;
 /// stated: the estimate assumes the unfused default, the larger), the torch class
 /// paths, trainlint's native `adamw`/`adam`. Not: `*_fused` (one kernel, no
 /// workspace), bitsandbytes' 8-bit and paged optimizers (their kernels update in
-/// place), transformers' `adamw_hf` (one parameter at a time), DeepSpeed's FusedAdam.
+/// place), transformers' `adamw_hf` (one parameter at a time), DeepSpeed's FusedAdam,
+/// nor the other AdamW implementations HF's `optim` names (`adamw_anyprecision`,
+/// `schedule_free_*`, `stable_adamw`, XLA's), whose workspace is not modelled.
 fn foreach_adam(name: &str) -> bool {
     let Ok(optimizer) = name.parse::<Optimizer>() else { return false };
     optimizer.kind == OptimizerKind::Adam
         && optimizer.state == StateBits::Full
         && !optimizer.fused
-        && !optimizer.paged
-        && !name.eq_ignore_ascii_case("adamw_hf")
+        && !optimizer.bnb
+        && ["adamw", "adam", "adamw_torch", "torch.optim.adamw", "torch.optim.adam"].iter().any(|n| name.eq_ignore_ascii_case(n))
 }
 
 /// The workspace's bytes per parameter: the state dtype (the parameter's in pure 16-bit).

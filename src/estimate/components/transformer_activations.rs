@@ -124,7 +124,26 @@ impl MemoryComponent for TransformerActivations {
         // tensors where a 16-bit model keeps 16-bit ones; checkpointed layer inputs are fp32.
         // Measured +10 B·s·h per layer (data/measured_h200.json: full-tl-bf16-mixed vs
         // bf16-pure, 10.1 B·s·h; full-gpt2 and full-q05 rows alike).
-        let (residual, input_bytes) = if fp32_residual(run) { (10.0 * s * h, 4.0) } else { (0.0, 2.0 * factor) };
+        //
+        // A k-bit base prepared by PEFT (`kbit_prepared`: its norms cast to fp32) under adapters is
+        // different: the norms' fp32 output makes each 4-bit MLP projection's output fp32
+        // (bitsandbytes `Linear4bit.forward` returns `out.to(inp_dtype)`), so the MLP tensors
+        // autograd keeps are fp32, twice their 16-bit bytes (measured on an H100 without
+        // checkpointing: +33,862 B per token and layer on TinyLlama, 6·i = 33,792; +84,725 on
+        // Llama-3.1-8B, 6·i = 86,016; data/measured_h100.json, data/measured_gpu_peaks.md round
+        // three (a)). The 4-bit matmul itself keeps no input (bitsandbytes `autograd/_functions.py`
+        // `MatMul4Bit.forward` @ 95f9af30: `ctx.tensors = (None, B)`, the packed weight only; the
+        // measured QLoRA without preparation holds what LoRA on a 16-bit base holds, to the byte),
+        // which `per_layer`'s frozen linears already assume. Checkpointed inputs are fp32 either way.
+        let prepared_mlp = match run.entry {
+            Some(entry) if run.kbit_prepared() => Some(frozen_mlp(entry, s)),
+            _ => None,
+        };
+        let (residual, input_bytes) = match prepared_mlp {
+            Some(mlp) => (mlp, 4.0),
+            None if fp32_residual(run) => (10.0 * s * h, 4.0),
+            None => (0.0, 2.0 * factor),
+        };
         let full_layer = layer * factor + residual + scores;
         let (sequences, paired) = run.sequences_per_sample();
         let per_sample = |bytes: f64| bytes * sequences / run.tensor_parallel();
@@ -205,13 +224,7 @@ pub fn per_layer(e: &crate::model::Entry, run: &Run, s: f64) -> f64 {
     let attention = 2.0 * s * (if frozen { 2.0 } else { 3.0 } * q + 2.0 * kv);
     // Gated: gate and up outputs, the activation's output, and (trained down projection) the product.
     let (gated, plain) = if frozen { (6.0, 2.0) } else { (8.0, 4.0) };
-    let mlp = match (&e.extra.moe, e.mlp) {
-        (Some(moe), _) => {
-            moe.active as f64 * gated * s * moe.expert_intermediate_size as f64 + moe.shared_experts as f64 * gated * s * moe.shared_intermediate_size as f64
-        }
-        (None, Mlp::Gated) => gated * s * e.intermediate_size as f64,
-        (None, Mlp::Plain) => plain * s * e.intermediate_size as f64,
-    };
+    let mlp = mlp_bytes(e, s, gated, plain);
     let layers = e.num_layers.max(1) as f64;
     let lora: f64 = run.parts.as_ref().map_or(0.0, |p| {
         p.adapted
@@ -220,5 +233,34 @@ pub fn per_layer(e: &crate::model::Entry, run: &Run, s: f64) -> f64 {
             .map(|l| p.saved_per_input * s * l.d_in * l.count * l.tokens / layers)
             .sum()
     });
-    norms + attention + mlp + lora
+    // bitsandbytes before 0.43.2 (`Run::bnb_keeps_4bit_input`): every 4-bit linear keeps its 16-bit
+    // input, which a frozen linear otherwise does not: the attention norm's output (q, k, v share it),
+    // the output projection's input, the MLP norm's output (gate and up share it) and the down
+    // projection's input (a gated MLP's product, a plain one's activation output).
+    let old_bnb = if run.bnb_keeps_4bit_input && frozen {
+        let down_in = match (&e.extra.moe, e.mlp) {
+            (Some(moe), _) => moe.active as f64 * moe.expert_intermediate_size as f64 + moe.shared_experts as f64 * moe.shared_intermediate_size as f64,
+            _ => e.intermediate_size as f64,
+        };
+        2.0 * s * (2.0 * h + q + down_in)
+    } else {
+        0.0
+    };
+    norms + attention + mlp + lora + old_bnb
+}
+
+/// The 16-bit bytes a frozen layer's MLP keeps per sample (see `per_layer`).
+fn frozen_mlp(e: &crate::model::Entry, s: f64) -> f64 {
+    mlp_bytes(e, s, 6.0, 2.0)
+}
+
+/// The MLP's saved bytes per sample at `gated` / `plain` bytes per intermediate element.
+fn mlp_bytes(e: &crate::model::Entry, s: f64, gated: f64, plain: f64) -> f64 {
+    match (&e.extra.moe, e.mlp) {
+        (Some(moe), _) => {
+            moe.active as f64 * gated * s * moe.expert_intermediate_size as f64 + moe.shared_experts as f64 * gated * s * moe.shared_intermediate_size as f64
+        }
+        (None, Mlp::Gated) => gated * s * e.intermediate_size as f64,
+        (None, Mlp::Plain) => plain * s * e.intermediate_size as f64,
+    }
 }
