@@ -1378,6 +1378,29 @@ quant("openai/gpt-oss-safeguard-20b", "openai/gpt-oss-20b", "mxfp4",
       "architecture (derived, not read from its config.json)")
 
 
+# ---------------------------------------------------------------- ninth pass (issue 24, corpus names): replit-code-v1-3b, BTLM-3B-8K
+# replit-code-v1-3b: a MosaicGPT (MPT) fork; config.json as replit publishes it next to its modelling code.
+add("replit/replit-code-v1-3b", 2560, 32, 32, 32, 10240, 32768, 2048,
+    "replit/ReplitLM replit-code-v1-3b/config.json @1a421995 (_name_or_path replit/replit-code-v1-3b: d_model 2560, n_layers 32, "
+    "n_heads 32, mlp_ratio 4, vocab_size 32768, max_seq_len 2048, alibi true, no_bias true, low_precision_layernorm true); layout "
+    "replit/ReplitLM replit-code-v1-3b/replit_lm.py @7832e21f (wte only, no wpe under alibi; ln_f; logits = F.linear(x, wte.weight): "
+    "tied; with no_bias every module's bias, LayerNorms' included, is removed) and gpt_blocks.py @918e5ecf (ln_1, fused Wqkv + out_proj, "
+    "ln_2, mlp_up d -> 4d, GELU, mlp_down); the model card (replit-code-v1-3b/README.md @1a421995) calls it \"a 2.7B model\", a rounded "
+    "figure the computed count does not reach (2.60 B), so no published total is used",
+    arch="mpt", mlp="plain", norm="layernorm", tie=True, extra={"norm_bias": False})
+# BTLM-3B-8K: GPT-2 layout with SwiGLU (c_fc, c_fc2, c_proj, all with bias), ALiBi (no position table; the slopes are an
+# nn.Parameter with requires_grad=False, so model.parameters() counts them), muP scalars (floats, not parameters).
+add("cerebras/btlm-3b-8k-base", 2560, 32, 32, 32, 6826, 50257, 8192,
+    "Cerebras/modelzoo src/cerebras/modelzoo/models/nlp/btlm/configs/params_btlm_2p7b_8k.yaml @a0c06166 (\"the configurations used "
+    "to train BTLM\", README.md there; 2nd stage, 8k: hidden_size 2560, num_hidden_layers 32, num_heads 32, filter_size 6826, "
+    "nonlinearity swiglu, use_ffn_bias true, use_projection_bias_in_attention true, use_ffn_bias_in_attention true, "
+    "position_embedding_type alibi, share_embedding_weights true, vocab_size 50257, max_position_embeddings 8192); the Hub "
+    "checkpoint's module layout from the BTLM port of the remote code in a text-generation-inference fork (code index file id "
+    "33128250796, \"PyTorch BTLM model\", Opentensor and Cerebras: wte, no wpe under alibi, ln_1/ln_2 LayerNorm, c_attn and c_proj "
+    "with bias, c_fc/c_fc2/c_proj with bias, ln_f, AlibiPositionEmbeddingLayer.slopes = nn.Parameter of num_heads x 1)",
+    arch="btlm", mlp="gated", norm="layernorm", qkv_bias=True, o_bias=True, mlp_bias=True, tie=True,
+    extra={"components": [{"name": "ALiBi slopes (nn.Parameter, requires_grad=False)", "kind": "vector", "dim": 1, "count": 32}]})
+
 # ---------------------------------------------------------------- known, not supported (data/unsupported.json)
 # Models the corpus names whose architecture the entry format cannot describe (no layer type for it in
 # param_count.py / src/model/params.rs). They get no entry, because any entry would be a fake; they are listed here

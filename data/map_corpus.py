@@ -30,8 +30,6 @@ KNOWN = {
     "arcee-ai/AFM-4.5B": "no layer count in any source read: a public interpretability family note read off the configs (code index file id 71251910890, 'arcee' family module, reference arcee-ai/AFM-4.5B-Base) gives hidden 2560, intermediate 18432 (relu2 up/down MLP, no gate), 20 heads / 4 kv heads x 128, 128005 embedding rows on AFM-4.5B, untied, no biases, YaRN to 65536; ArceeConfig defaults (vocab 32000, 32 heads) are not its dims",
     "THUDM/GLM-4-32B-0414": "config.json not found in the stored pages",
     "tencent/Hunyuan-0.5B-Instruct": "hidden_size and intermediate_size not found for this checkpoint: a public family note (code index file id 71289480038, hunyuan_v1_dense module, reference tencent/Hunyuan-0.5B-Pretrain) gives 24 blocks, 16 heads / 8 kv heads x 128, per-head q/k RMSNorm, vocab 120818, tied head; the 1024/3584 configs found belong to HunyuanOCR/HunyuanVL, other checkpoints",
-    "replit/replit-code-v1-3b": "custom MPT variant (trust_remote_code); config not read",
-    "cerebras/btlm-3b-8k-base": "custom BTLM code (ALiBi, SwiGLU, muP); config not read",
     "katanemo/Plano-Orchestrator-4B": "config.json not read: its model card (dev.modelhub.org.cn mirror of README.md @41f77a59) names base_model Qwen/Qwen3-4B-Instruct-2507, which alone does not show the config equals the base's, so it is not aliased",
     "OpenGVLab/InternVL3_5-8B-HF": "InternViT + Qwen3 vision-language model; config not read",
     "HuggingFaceTB/SmolVLM2-2.2B-Instruct": "Idefics3-style vision-language model; config not read",
