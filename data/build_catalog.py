@@ -1400,6 +1400,26 @@ add("cerebras/btlm-3b-8k-base", 2560, 32, 32, 32, 6826, 50257, 8192,
     "with bias, c_fc/c_fc2/c_proj with bias, ln_f, AlibiPositionEmbeddingLayer.slopes = nn.Parameter of num_heads x 1)",
     arch="btlm", mlp="gated", norm="layernorm", qkv_bias=True, o_bias=True, mlp_bias=True, tie=True,
     extra={"components": [{"name": "ALiBi slopes (nn.Parameter, requires_grad=False)", "kind": "vector", "dim": 1, "count": 32}]})
+# GLM-4-32B-0414 (Glm4ForCausalLM): the 0414 series' base, chat (post-trained from that base) and Z1 (RL from the chat model)
+# share one shape in every source read; each source names which checkpoint it read.
+add("THUDM/GLM-4-32B-0414", 6144, 61, 48, 2, 23040, 151552, 32768,
+    "dims: Ascend/MindSpeed-LLM GLM-4-32B-Base-0414 inference script (code index file id 2407523722, logs/generate_glm4_32b_base_0414.log: "
+    "--num-layers 61 --hidden-size 6144 --ffn-hidden-size 23040 --num-attention-heads 48 --group-query-attention "
+    "--num-query-groups 2 --padded-vocab-size 151552 --disable-bias-linear --swiglu --normalization RMSNorm --post-norm "
+    "(gemma2 sandwich spec) --untie-embeddings-and-output-weights) and the same values in its GLM-Z1-32B-0414 fine-tuning "
+    "script (code index file id 2805906673, tokenizer ./model_from_hf/GLM-Z1-32B-0414/); the GGUF of GLM-Z1-32B-0414 as loaded in "
+    "ikawrakow/ik_llama.cpp pull request 344 (glm4.block_count 61, embedding_length 6144, feed_forward_length 23040, head_count 48, "
+    "head_count_kv 2, key_length 128, context_length 32768, n_vocab 151552, model params 32.57 B) and its hf-to-gguf tensor listing "
+    "in pull request 333 (attn_q/k/v/output weights without bias tensors, ffn_up 6144 x 46080 = fused gate+up, post_attention_norm "
+    "and post_ffw_norm per layer, a separate output.weight); ollama/ollama issue 10424 (\"GLM-4-0414 32B\": key_length 128, "
+    "vocab 151552). Relation: THUDM/GLM-4 README.md (GLM-4-32B-Base-0414 pre-trained, GLM-4-32B-0414 its post-trained model, "
+    "GLM-Z1-32B-0414 \"developed based on GLM-4-32B-0414\"). Layout: " + TF + "glm4/modeling_glm4.py (Glm4DecoderLayer: input_layernorm, "
+    "post_self_attn_layernorm, post_attention_layernorm, post_mlp_layernorm; gate_up_proj + down_proj; o_proj without bias). "
+    "Computed 32,566,081,536 = llama.cpp's 32.57 B (rounded; one MindSpeed evaluation script's --num-query-groups 8 disagrees with "
+    "the GGUF's head_count_kv 2 and is not used)",
+    arch="glm4", tie=False, extra={"norms_per_layer": 4},
+    aliases=["THUDM/GLM-4-32B-Base-0414", "THUDM/GLM-Z1-32B-0414", "zai-org/GLM-4-32B-0414", "zai-org/GLM-4-32B-Base-0414",
+             "zai-org/GLM-Z1-32B-0414", "GLM-4-32B-0414", "GLM-Z1-32B-0414"])
 
 # ---------------------------------------------------------------- known, not supported (data/unsupported.json)
 # Models the corpus names whose architecture the entry format cannot describe (no layer type for it in
