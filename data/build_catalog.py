@@ -1420,6 +1420,21 @@ add("THUDM/GLM-4-32B-0414", 6144, 61, 48, 2, 23040, 151552, 32768,
     arch="glm4", tie=False, extra={"norms_per_layer": 4},
     aliases=["THUDM/GLM-4-32B-Base-0414", "THUDM/GLM-Z1-32B-0414", "zai-org/GLM-4-32B-0414", "zai-org/GLM-4-32B-Base-0414",
              "zai-org/GLM-Z1-32B-0414", "GLM-4-32B-0414", "GLM-Z1-32B-0414"])
+# Hunyuan-0.5B (HunYuanDenseV1ForCausalLM): Llama block with per-head q/k RMSNorm; the family note gives every field but the
+# widths; the widths are those of HunyuanOCR's text decoder, which is Hunyuan-0.5B, and the count equals the listed total.
+add("tencent/Hunyuan-0.5B-Instruct", 1024, 24, 16, 8, 3584, 120818, 262144,
+    "layout and all fields but hidden/intermediate: the hunyuan_v1_dense family module of a public interpretability notes repository "
+    "(code index file id 71289480038; REFERENCE tencent/Hunyuan-0.5B-Pretrain, config read with a meta build; the same module serves "
+    "the -Instruct checkpoint): 24 blocks, 16 query heads over 8 key/value heads, head_dim 128, query_layernorm/key_layernorm RMSNorms "
+    "head_dim wide, SwiGLU MLP, 120818-token vocabulary, lm_head tied to embed_tokens on every checkpoint. hidden_size 1024 and "
+    "intermediate_size 3584: HunyuanOCR's text_config (code index file id 71125665966: hunyuan_vl_text, hidden_size 1024, "
+    "intermediate_size 3584, num_hidden_layers 24, num_attention_heads 16, num_key_value_heads 8, head_dim 128, vocab_size 120818, "
+    "tie_word_embeddings true), whose language model is Hunyuan-0.5B (HunyuanOCR architecture walkthrough, code index file id "
+    "59043723776: \"Hunyuan-ViT, Adaptive MLP and Hunyuan-0.5B\"); check: the computed 539,010,048 is the 539M a Hugging Face registry "
+    "listing gives for tencent/Hunyuan-0.5B-Pretrain (code index file id 68300799120). max_positions: the dense series' native 256K "
+    "window (hiyouga/LlamaFactory pull request 9749, quoting the model card); layout " + TF + "hunyuan_v1_dense/modeling_hunyuan_v1_dense.py",
+    arch="hunyuan_v1_dense", hd=128, tie=True, extra={"qk_norm": "head"},
+    aliases=["tencent/Hunyuan-0.5B-Pretrain", "Hunyuan-0.5B-Instruct", "Hunyuan-0.5B-Pretrain"])
 
 # ---------------------------------------------------------------- known, not supported (data/unsupported.json)
 # Models the corpus names whose architecture the entry format cannot describe (no layer type for it in
