@@ -1435,6 +1435,26 @@ add("tencent/Hunyuan-0.5B-Instruct", 1024, 24, 16, 8, 3584, 120818, 262144,
     "window (hiyouga/LlamaFactory pull request 9749, quoting the model card); layout " + TF + "hunyuan_v1_dense/modeling_hunyuan_v1_dense.py",
     arch="hunyuan_v1_dense", hd=128, tie=True, extra={"qk_norm": "head"},
     aliases=["tencent/Hunyuan-0.5B-Pretrain", "Hunyuan-0.5B-Instruct", "Hunyuan-0.5B-Pretrain"])
+# SmolVLM2-2.2B-Instruct (SmolVLMForConditionalGeneration, Idefics3 layout): SigLIP encoder, pixel-shuffle connector (x3), a
+# SmolLM2-1.7B-shaped Llama decoder with an untied head; every dim from Google's re-authoring that loads and verifies this checkpoint.
+AIET = "google-ai-edge/ai-edge-torch ai_edge_torch/generative/examples/smolvlm2/"
+SMOLVLM2 = [
+    {"name": "vision patch embedding (Conv2d 14x14, bias)", "kind": "conv", "in_channels": 3, "kernel": [14, 14], "out": 1152, "bias": True},
+    {"name": "vision position table ((image_size // 14)^2 = 729 rows)", "kind": "vector", "dim": 1152, "count": 729},
+    {"name": "vision encoder layers", "kind": "vit", "hidden": 1152, "layers": 27, "heads": 16, "intermediate": 4304, "attn_bias": True},
+    {"name": "vision post_layernorm", "kind": "norm", "dim": 1152},
+    {"name": "connector modality_projection (pixel shuffle x3: 1152 x 9 -> 2048, no bias)", "kind": "linear", "in": 10368, "out": 2048},
+]
+add("HuggingFaceTB/SmolVLM2-2.2B-Instruct", 2048, 24, 32, 32, 8192, 49280, 8192,
+    AIET + "decoder.py @62ed2c07 (get_decoder_config: vocab_size 49280, num_layers 24, embedding_dim 2048, 32 heads x 64 with 32 "
+    "query groups, gated SiLU MLP 8192, RMSNorm pre/post attention and final, lm_head_share_weight_with_embedding False, max_seq_len "
+    "8192; tensor names model.text_model.* and lm_head), vision_encoder.py @2aa3a1ff (SigLIP: image_size 378 / patch 14, hidden 1152, "
+    "27 layers, 16 heads x 72, q/k/v/out biases, GELU-tanh MLP 4304 with bias, LayerNorm, post_layernorm, patch embedding with bias; "
+    "connector scale_factor 3, vision 1152 -> text 2048, nn.Linear(1152 x 9, 2048, bias=False) = model.connector.modality_projection.proj) "
+    "and smolvlm2.py @95a848ac (build_model loads those tensors from the checkpoint); verify.py there checks the re-authored model "
+    "against the Hugging Face one with _CHECKPOINT default HuggingFaceTB/SmolVLM2-2.2B-Instruct. Layout " + TF + "smolvlm/modeling_smolvlm.py "
+    "(vision embeddings' position_embedding has (image_size // patch_size)^2 rows; connector SmolVLMSimpleMLP proj without bias)",
+    arch="smolvlm", hd=64, tie=False, extra={"components": SMOLVLM2})
 
 # ---------------------------------------------------------------- known, not supported (data/unsupported.json)
 # Models the corpus names whose architecture the entry format cannot describe (no layer type for it in

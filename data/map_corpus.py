@@ -30,7 +30,6 @@ KNOWN = {
     "arcee-ai/AFM-4.5B": "no layer count in any source read: a public interpretability family note read off the configs (code index file id 71251910890, 'arcee' family module, reference arcee-ai/AFM-4.5B-Base) gives hidden 2560, intermediate 18432 (relu2 up/down MLP, no gate), 20 heads / 4 kv heads x 128, 128005 embedding rows on AFM-4.5B, untied, no biases, YaRN to 65536; ArceeConfig defaults (vocab 32000, 32 heads) are not its dims",
     "katanemo/Plano-Orchestrator-4B": "config.json not read: its model card (dev.modelhub.org.cn mirror of README.md @41f77a59) names base_model Qwen/Qwen3-4B-Instruct-2507, which alone does not show the config equals the base's, so it is not aliased",
     "OpenGVLab/InternVL3_5-8B-HF": "InternViT + Qwen3 vision-language model; config not read",
-    "HuggingFaceTB/SmolVLM2-2.2B-Instruct": "Idefics3-style vision-language model; config not read",
     "arcee-ai/Trinity-Nano-Preview": "AFMoE architecture; config not read",
 }
 QUANT = re.compile(r"gptq|awq|bnb|nf4|nvfp4|fp8|aqlm|prequantized|int4|int8|gguf", re.I)
