@@ -1455,6 +1455,17 @@ add("HuggingFaceTB/SmolVLM2-2.2B-Instruct", 2048, 24, 32, 32, 8192, 49280, 8192,
     "against the Hugging Face one with _CHECKPOINT default HuggingFaceTB/SmolVLM2-2.2B-Instruct. Layout " + TF + "smolvlm/modeling_smolvlm.py "
     "(vision embeddings' position_embedding has (image_size // patch_size)^2 rows; connector SmolVLMSimpleMLP proj without bias)",
     arch="smolvlm", hd=64, tie=False, extra={"components": SMOLVLM2})
+# AFM-4.5B (ArceeForCausalLM): Llama block whose MLP is up_proj -> relu^2 -> down_proj (no gate), untied head.
+add("arcee-ai/AFM-4.5B", 2560, 36, 20, 4, 18432, 128005, 65536,
+    "all fields but the layer count: the arcee family module of a public interpretability notes repository (code index file id "
+    "71251910890, config read off the AFM-4.5B checkpoints): hidden_size 2560, intermediate_size 18432 (up_proj and down_proj, no "
+    "gate_proj, relu2), 20 query heads over 4 key/value heads x 128, attention_bias and mlp_bias false, lm_head its own weight "
+    "(tie_word_embeddings false), 128005 vocabulary rows on AFM-4.5B (128004 Base, 128064 Preview), YaRN to 65536 positions. "
+    "num_hidden_layers 36: yieldthought/ttnn_models models/arcee-ai/AFM-4.5B/n150/functional/demo.log @3527dd08 (\"Loading 36 "
+    "layers...\", printed by model.py from hf_config.num_hidden_layers of arcee-ai/AFM-4.5B, which also loads lm_head.weight, "
+    "q/k/v/o, up/down and two RMSNorms per layer). Layout " + TF + "arcee/modeling_arcee.py. Computed 4,619,189,760, the 4.6B the "
+    "Hub listing gives (onlylabs.fyi capture of arcee-ai/AFM-4.5B: params 4.6B)",
+    arch="arcee", hd=128, mlp="plain", tie=False, aliases=["AFM-4.5B"])
 
 # ---------------------------------------------------------------- known, not supported (data/unsupported.json)
 # Models the corpus names whose architecture the entry format cannot describe (no layer type for it in

@@ -27,7 +27,6 @@ KNOWN = {
     "axolotl-ai-co/Mistral-Medium-3.5-128B-BF16": "no config.json for Mistral Medium 3.5 found in the stored pages or transformers sources",
     "canopylabs/orpheus-3b-0.1-pretrained": "the -ft checkpoint's config (huggingface.co/bemer12/awq_orpheus) is the Llama-3.2-3B shape with vocab 156940, but the pretrained checkpoint's own config was not read",
     "deepcogito/cogito-v1-preview-llama-3B": "config not read; a public listing gives 3.61 B parameters, not Llama-3.2-3B's tied 3.21 B, so it is not aliased",
-    "arcee-ai/AFM-4.5B": "no layer count in any source read: a public interpretability family note read off the configs (code index file id 71251910890, 'arcee' family module, reference arcee-ai/AFM-4.5B-Base) gives hidden 2560, intermediate 18432 (relu2 up/down MLP, no gate), 20 heads / 4 kv heads x 128, 128005 embedding rows on AFM-4.5B, untied, no biases, YaRN to 65536; ArceeConfig defaults (vocab 32000, 32 heads) are not its dims",
     "katanemo/Plano-Orchestrator-4B": "config.json not read: its model card (dev.modelhub.org.cn mirror of README.md @41f77a59) names base_model Qwen/Qwen3-4B-Instruct-2507, which alone does not show the config equals the base's, so it is not aliased",
     "OpenGVLab/InternVL3_5-8B-HF": "InternViT + Qwen3 vision-language model; config not read",
     "arcee-ai/Trinity-Nano-Preview": "AFMoE architecture; config not read",
