@@ -1466,6 +1466,17 @@ add("arcee-ai/AFM-4.5B", 2560, 36, 20, 4, 18432, 128005, 65536,
     "q/k/v/o, up/down and two RMSNorms per layer). Layout " + TF + "arcee/modeling_arcee.py. Computed 4,619,189,760, the 4.6B the "
     "Hub listing gives (onlylabs.fyi capture of arcee-ai/AFM-4.5B: params 4.6B)",
     arch="arcee", hd=128, mlp="plain", tie=False, aliases=["AFM-4.5B"])
+# cogito-v1-preview-llama-3B: the Llama-3.2-3B shape with its own output matrix (untied). Derived, stated as such: no config.json
+# was read; the GGUF quants of this checkpoint carry a separate output tensor and llama.cpp counts the untied total.
+add("deepcogito/cogito-v1-preview-llama-3B", 3072, 28, 24, 8, 8192, 128256, 131072,
+    "derived (no config.json read): dims of meta-llama/Llama-3.2-3B (" + (L3 % "Llama-3.2-3B{}") + "), the only 3B Llama 3 "
+    "checkpoint; Deep Cogito's v1 preview models are built on Llama and Qwen bases (iafeed.com.br report of the release). Untied: "
+    "ikawrakow/ik_llama.cpp issue 345 runs llama-bench on bartowski's GGUFs of deepcogito_cogito-v1-preview-llama-3B (IQ4_NL, Q4_0, "
+    "Q4_K_M, Q4_K_S): params 3.61 B (Llama-3.2-3B, whose GGUF has no output tensor, counts 3.21 B), and \"Repacked 197 tensors\" = "
+    "28 layers x 7 weight matrices + a separate output.weight; the same run gives 8.03 B for cogito-v1-preview-llama-8B, the "
+    "Llama-3.1-8B count with its 128256-row vocabulary. Computed 3,606,752,256 = Llama-3.2-3B's 3,212,749,824 + a 128256 x 3072 "
+    "lm_head; a public listing's 3.61 B matches it",
+    tie=False)
 
 # ---------------------------------------------------------------- known, not supported (data/unsupported.json)
 # Models the corpus names whose architecture the entry format cannot describe (no layer type for it in

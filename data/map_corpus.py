@@ -26,7 +26,6 @@ KNOWN = {
     "OpenMOSS-Team/MOSS-VL-Instruct-0708": "custom-code (trust_remote_code) cross-attention vision-language model; its config.json was not found in the stored sources",
     "axolotl-ai-co/Mistral-Medium-3.5-128B-BF16": "no config.json for Mistral Medium 3.5 found in the stored pages or transformers sources",
     "canopylabs/orpheus-3b-0.1-pretrained": "the -ft checkpoint's config (huggingface.co/bemer12/awq_orpheus) is the Llama-3.2-3B shape with vocab 156940, but the pretrained checkpoint's own config was not read",
-    "deepcogito/cogito-v1-preview-llama-3B": "config not read; a public listing gives 3.61 B parameters, not Llama-3.2-3B's tied 3.21 B, so it is not aliased",
     "katanemo/Plano-Orchestrator-4B": "config.json not read: its model card (dev.modelhub.org.cn mirror of README.md @41f77a59) names base_model Qwen/Qwen3-4B-Instruct-2507, which alone does not show the config equals the base's, so it is not aliased",
     "OpenGVLab/InternVL3_5-8B-HF": "InternViT + Qwen3 vision-language model; config not read",
     "arcee-ai/Trinity-Nano-Preview": "AFMoE architecture; config not read",
