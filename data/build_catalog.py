@@ -1378,6 +1378,106 @@ quant("openai/gpt-oss-safeguard-20b", "openai/gpt-oss-20b", "mxfp4",
       "architecture (derived, not read from its config.json)")
 
 
+# ---------------------------------------------------------------- ninth pass (issue 24, corpus names): replit-code-v1-3b, BTLM-3B-8K
+# replit-code-v1-3b: a MosaicGPT (MPT) fork; config.json as replit publishes it next to its modelling code.
+add("replit/replit-code-v1-3b", 2560, 32, 32, 32, 10240, 32768, 2048,
+    "replit/ReplitLM replit-code-v1-3b/config.json @1a421995 (_name_or_path replit/replit-code-v1-3b: d_model 2560, n_layers 32, "
+    "n_heads 32, mlp_ratio 4, vocab_size 32768, max_seq_len 2048, alibi true, no_bias true, low_precision_layernorm true); layout "
+    "replit/ReplitLM replit-code-v1-3b/replit_lm.py @7832e21f (wte only, no wpe under alibi; ln_f; logits = F.linear(x, wte.weight): "
+    "tied; with no_bias every module's bias, LayerNorms' included, is removed) and gpt_blocks.py @918e5ecf (ln_1, fused Wqkv + out_proj, "
+    "ln_2, mlp_up d -> 4d, GELU, mlp_down); the model card (replit-code-v1-3b/README.md @1a421995) calls it \"a 2.7B model\", a rounded "
+    "figure the computed count does not reach (2.60 B), so no published total is used",
+    arch="mpt", mlp="plain", norm="layernorm", tie=True, extra={"norm_bias": False})
+# BTLM-3B-8K: GPT-2 layout with SwiGLU (c_fc, c_fc2, c_proj, all with bias), ALiBi (no position table; the slopes are an
+# nn.Parameter with requires_grad=False, so model.parameters() counts them), muP scalars (floats, not parameters).
+add("cerebras/btlm-3b-8k-base", 2560, 32, 32, 32, 6826, 50257, 8192,
+    "Cerebras/modelzoo src/cerebras/modelzoo/models/nlp/btlm/configs/params_btlm_2p7b_8k.yaml @a0c06166 (\"the configurations used "
+    "to train BTLM\", README.md there; 2nd stage, 8k: hidden_size 2560, num_hidden_layers 32, num_heads 32, filter_size 6826, "
+    "nonlinearity swiglu, use_ffn_bias true, use_projection_bias_in_attention true, use_ffn_bias_in_attention true, "
+    "position_embedding_type alibi, share_embedding_weights true, vocab_size 50257, max_position_embeddings 8192); the Hub "
+    "checkpoint's module layout from the BTLM port of the remote code in a text-generation-inference fork (code index file id "
+    "33128250796, \"PyTorch BTLM model\", Opentensor and Cerebras: wte, no wpe under alibi, ln_1/ln_2 LayerNorm, c_attn and c_proj "
+    "with bias, c_fc/c_fc2/c_proj with bias, ln_f, AlibiPositionEmbeddingLayer.slopes = nn.Parameter of num_heads x 1)",
+    arch="btlm", mlp="gated", norm="layernorm", qkv_bias=True, o_bias=True, mlp_bias=True, tie=True,
+    extra={"components": [{"name": "ALiBi slopes (nn.Parameter, requires_grad=False)", "kind": "vector", "dim": 1, "count": 32}]})
+# GLM-4-32B-0414 (Glm4ForCausalLM): the 0414 series' base, chat (post-trained from that base) and Z1 (RL from the chat model)
+# share one shape in every source read; each source names which checkpoint it read.
+add("THUDM/GLM-4-32B-0414", 6144, 61, 48, 2, 23040, 151552, 32768,
+    "dims: Ascend/MindSpeed-LLM GLM-4-32B-Base-0414 inference script (code index file id 2407523722, logs/generate_glm4_32b_base_0414.log: "
+    "--num-layers 61 --hidden-size 6144 --ffn-hidden-size 23040 --num-attention-heads 48 --group-query-attention "
+    "--num-query-groups 2 --padded-vocab-size 151552 --disable-bias-linear --swiglu --normalization RMSNorm --post-norm "
+    "(gemma2 sandwich spec) --untie-embeddings-and-output-weights) and the same values in its GLM-Z1-32B-0414 fine-tuning "
+    "script (code index file id 2805906673, tokenizer ./model_from_hf/GLM-Z1-32B-0414/); the GGUF of GLM-Z1-32B-0414 as loaded in "
+    "ikawrakow/ik_llama.cpp pull request 344 (glm4.block_count 61, embedding_length 6144, feed_forward_length 23040, head_count 48, "
+    "head_count_kv 2, key_length 128, context_length 32768, n_vocab 151552, model params 32.57 B) and its hf-to-gguf tensor listing "
+    "in pull request 333 (attn_q/k/v/output weights without bias tensors, ffn_up 6144 x 46080 = fused gate+up, post_attention_norm "
+    "and post_ffw_norm per layer, a separate output.weight); ollama/ollama issue 10424 (\"GLM-4-0414 32B\": key_length 128, "
+    "vocab 151552). Relation: THUDM/GLM-4 README.md (GLM-4-32B-Base-0414 pre-trained, GLM-4-32B-0414 its post-trained model, "
+    "GLM-Z1-32B-0414 \"developed based on GLM-4-32B-0414\"). Layout: " + TF + "glm4/modeling_glm4.py (Glm4DecoderLayer: input_layernorm, "
+    "post_self_attn_layernorm, post_attention_layernorm, post_mlp_layernorm; gate_up_proj + down_proj; o_proj without bias). "
+    "Computed 32,566,081,536 = llama.cpp's 32.57 B (rounded; one MindSpeed evaluation script's --num-query-groups 8 disagrees with "
+    "the GGUF's head_count_kv 2 and is not used)",
+    arch="glm4", tie=False, extra={"norms_per_layer": 4},
+    aliases=["THUDM/GLM-4-32B-Base-0414", "THUDM/GLM-Z1-32B-0414", "zai-org/GLM-4-32B-0414", "zai-org/GLM-4-32B-Base-0414",
+             "zai-org/GLM-Z1-32B-0414", "GLM-4-32B-0414", "GLM-Z1-32B-0414"])
+# Hunyuan-0.5B (HunYuanDenseV1ForCausalLM): Llama block with per-head q/k RMSNorm; the family note gives every field but the
+# widths; the widths are those of HunyuanOCR's text decoder, which is Hunyuan-0.5B, and the count equals the listed total.
+add("tencent/Hunyuan-0.5B-Instruct", 1024, 24, 16, 8, 3584, 120818, 262144,
+    "layout and all fields but hidden/intermediate: the hunyuan_v1_dense family module of a public interpretability notes repository "
+    "(code index file id 71289480038; REFERENCE tencent/Hunyuan-0.5B-Pretrain, config read with a meta build; the same module serves "
+    "the -Instruct checkpoint): 24 blocks, 16 query heads over 8 key/value heads, head_dim 128, query_layernorm/key_layernorm RMSNorms "
+    "head_dim wide, SwiGLU MLP, 120818-token vocabulary, lm_head tied to embed_tokens on every checkpoint. hidden_size 1024 and "
+    "intermediate_size 3584: HunyuanOCR's text_config (code index file id 71125665966: hunyuan_vl_text, hidden_size 1024, "
+    "intermediate_size 3584, num_hidden_layers 24, num_attention_heads 16, num_key_value_heads 8, head_dim 128, vocab_size 120818, "
+    "tie_word_embeddings true), whose language model is Hunyuan-0.5B (HunyuanOCR architecture walkthrough, code index file id "
+    "59043723776: \"Hunyuan-ViT, Adaptive MLP and Hunyuan-0.5B\"); check: the computed 539,010,048 is the 539M a Hugging Face registry "
+    "listing gives for tencent/Hunyuan-0.5B-Pretrain (code index file id 68300799120). max_positions: the dense series' native 256K "
+    "window (hiyouga/LlamaFactory pull request 9749, quoting the model card); layout " + TF + "hunyuan_v1_dense/modeling_hunyuan_v1_dense.py",
+    arch="hunyuan_v1_dense", hd=128, tie=True, extra={"qk_norm": "head"},
+    aliases=["tencent/Hunyuan-0.5B-Pretrain", "Hunyuan-0.5B-Instruct", "Hunyuan-0.5B-Pretrain"])
+# SmolVLM2-2.2B-Instruct (SmolVLMForConditionalGeneration, Idefics3 layout): SigLIP encoder, pixel-shuffle connector (x3), a
+# SmolLM2-1.7B-shaped Llama decoder with an untied head; every dim from Google's re-authoring that loads and verifies this checkpoint.
+AIET = "google-ai-edge/ai-edge-torch ai_edge_torch/generative/examples/smolvlm2/"
+SMOLVLM2 = [
+    {"name": "vision patch embedding (Conv2d 14x14, bias)", "kind": "conv", "in_channels": 3, "kernel": [14, 14], "out": 1152, "bias": True},
+    {"name": "vision position table ((image_size // 14)^2 = 729 rows)", "kind": "vector", "dim": 1152, "count": 729},
+    {"name": "vision encoder layers", "kind": "vit", "hidden": 1152, "layers": 27, "heads": 16, "intermediate": 4304, "attn_bias": True},
+    {"name": "vision post_layernorm", "kind": "norm", "dim": 1152},
+    {"name": "connector modality_projection (pixel shuffle x3: 1152 x 9 -> 2048, no bias)", "kind": "linear", "in": 10368, "out": 2048},
+]
+add("HuggingFaceTB/SmolVLM2-2.2B-Instruct", 2048, 24, 32, 32, 8192, 49280, 8192,
+    AIET + "decoder.py @62ed2c07 (get_decoder_config: vocab_size 49280, num_layers 24, embedding_dim 2048, 32 heads x 64 with 32 "
+    "query groups, gated SiLU MLP 8192, RMSNorm pre/post attention and final, lm_head_share_weight_with_embedding False, max_seq_len "
+    "8192; tensor names model.text_model.* and lm_head), vision_encoder.py @2aa3a1ff (SigLIP: image_size 378 / patch 14, hidden 1152, "
+    "27 layers, 16 heads x 72, q/k/v/out biases, GELU-tanh MLP 4304 with bias, LayerNorm, post_layernorm, patch embedding with bias; "
+    "connector scale_factor 3, vision 1152 -> text 2048, nn.Linear(1152 x 9, 2048, bias=False) = model.connector.modality_projection.proj) "
+    "and smolvlm2.py @95a848ac (build_model loads those tensors from the checkpoint); verify.py there checks the re-authored model "
+    "against the Hugging Face one with _CHECKPOINT default HuggingFaceTB/SmolVLM2-2.2B-Instruct. Layout " + TF + "smolvlm/modeling_smolvlm.py "
+    "(vision embeddings' position_embedding has (image_size // patch_size)^2 rows; connector SmolVLMSimpleMLP proj without bias)",
+    arch="smolvlm", hd=64, tie=False, extra={"components": SMOLVLM2})
+# AFM-4.5B (ArceeForCausalLM): Llama block whose MLP is up_proj -> relu^2 -> down_proj (no gate), untied head.
+add("arcee-ai/AFM-4.5B", 2560, 36, 20, 4, 18432, 128005, 65536,
+    "all fields but the layer count: the arcee family module of a public interpretability notes repository (code index file id "
+    "71251910890, config read off the AFM-4.5B checkpoints): hidden_size 2560, intermediate_size 18432 (up_proj and down_proj, no "
+    "gate_proj, relu2), 20 query heads over 4 key/value heads x 128, attention_bias and mlp_bias false, lm_head its own weight "
+    "(tie_word_embeddings false), 128005 vocabulary rows on AFM-4.5B (128004 Base, 128064 Preview), YaRN to 65536 positions. "
+    "num_hidden_layers 36: yieldthought/ttnn_models models/arcee-ai/AFM-4.5B/n150/functional/demo.log @3527dd08 (\"Loading 36 "
+    "layers...\", printed by model.py from hf_config.num_hidden_layers of arcee-ai/AFM-4.5B, which also loads lm_head.weight, "
+    "q/k/v/o, up/down and two RMSNorms per layer). Layout " + TF + "arcee/modeling_arcee.py. Computed 4,619,189,760, the 4.6B the "
+    "Hub listing gives (onlylabs.fyi capture of arcee-ai/AFM-4.5B: params 4.6B)",
+    arch="arcee", hd=128, mlp="plain", tie=False, aliases=["AFM-4.5B"])
+# cogito-v1-preview-llama-3B: the Llama-3.2-3B shape with its own output matrix (untied). Derived, stated as such: no config.json
+# was read; the GGUF quants of this checkpoint carry a separate output tensor and llama.cpp counts the untied total.
+add("deepcogito/cogito-v1-preview-llama-3B", 3072, 28, 24, 8, 8192, 128256, 131072,
+    "derived (no config.json read): dims of meta-llama/Llama-3.2-3B (" + (L3 % "Llama-3.2-3B{}") + "), the only 3B Llama 3 "
+    "checkpoint; Deep Cogito's v1 preview models are built on Llama and Qwen bases (iafeed.com.br report of the release). Untied: "
+    "ikawrakow/ik_llama.cpp issue 345 runs llama-bench on bartowski's GGUFs of deepcogito_cogito-v1-preview-llama-3B (IQ4_NL, Q4_0, "
+    "Q4_K_M, Q4_K_S): params 3.61 B (Llama-3.2-3B, whose GGUF has no output tensor, counts 3.21 B), and \"Repacked 197 tensors\" = "
+    "28 layers x 7 weight matrices + a separate output.weight; the same run gives 8.03 B for cogito-v1-preview-llama-8B, the "
+    "Llama-3.1-8B count with its 128256-row vocabulary. Computed 3,606,752,256 = Llama-3.2-3B's 3,212,749,824 + a 128256 x 3072 "
+    "lm_head; a public listing's 3.61 B matches it",
+    tie=False)
+
 # ---------------------------------------------------------------- known, not supported (data/unsupported.json)
 # Models the corpus names whose architecture the entry format cannot describe (no layer type for it in
 # param_count.py / src/model/params.rs). They get no entry, because any entry would be a fake; they are listed here

@@ -22,20 +22,13 @@ from extract_corpus_models import main as _unused, names_in  # noqa: E402,F401
 # Why a name does not map (only facts visible in the name or in the corpus file itself).
 KNOWN = {
     "torchtune.models.llama2.llama2": "inline: torchtune llama2() component builder; the file states every architecture argument",
-    "mistralai/Magistral-Small-2509": "Magistral Small 1.2 adds a vision encoder (text+image): its config was not read",
-    "OpenMOSS-Team/MOSS-VL-Instruct-0708": "custom-code (trust_remote_code) cross-attention vision-language model; its config.json was not found in the stored sources",
+    "mistralai/Magistral-Small-2509": "Magistral Small 1.2 adds a vision encoder to the Mistral Small 3.2 base (model card); no config.json and no exact Hub total were found to show it equals the Mistral-Small-3.1/3.2 entry (24,011,361,280)",
+    "OpenMOSS-Team/MOSS-VL-Instruct-0708": "its layer types are expressible (OpenMOSS/MOSS-VL sglang/python/sglang/srt/models/moss_vl.py @913ce869: Qwen3-VL-style vision with one deepstack merger MLP, Mllama-style gated cross-attention decoder layers between Qwen3 self-attention layers; third_party/realtime-demo/docs/vlm_memory_capacity.md: 12 cross-attention + 36 self-attention layers, 8 KV heads x 128), but no source read gives the widths, vocabulary or vision dims of MOSS-VL-Instruct-0708",
     "axolotl-ai-co/Mistral-Medium-3.5-128B-BF16": "no config.json for Mistral Medium 3.5 found in the stored pages or transformers sources",
-    "canopylabs/orpheus-3b-0.1-pretrained": "the -ft checkpoint's config (huggingface.co/bemer12/awq_orpheus) is the Llama-3.2-3B shape with vocab 156940, but the pretrained checkpoint's own config was not read",
-    "deepcogito/cogito-v1-preview-llama-3B": "config not read; a public listing gives 3.61 B parameters, not Llama-3.2-3B's tied 3.21 B, so it is not aliased",
-    "arcee-ai/AFM-4.5B": "no layer count in any source read: a public interpretability family note read off the configs (code index file id 71251910890, 'arcee' family module, reference arcee-ai/AFM-4.5B-Base) gives hidden 2560, intermediate 18432 (relu2 up/down MLP, no gate), 20 heads / 4 kv heads x 128, 128005 embedding rows on AFM-4.5B, untied, no biases, YaRN to 65536; ArceeConfig defaults (vocab 32000, 32 heads) are not its dims",
-    "THUDM/GLM-4-32B-0414": "config.json not found in the stored pages",
-    "tencent/Hunyuan-0.5B-Instruct": "hidden_size and intermediate_size not found for this checkpoint: a public family note (code index file id 71289480038, hunyuan_v1_dense module, reference tencent/Hunyuan-0.5B-Pretrain) gives 24 blocks, 16 heads / 8 kv heads x 128, per-head q/k RMSNorm, vocab 120818, tied head; the 1024/3584 configs found belong to HunyuanOCR/HunyuanVL, other checkpoints",
-    "replit/replit-code-v1-3b": "custom MPT variant (trust_remote_code); config not read",
-    "cerebras/btlm-3b-8k-base": "custom BTLM code (ALiBi, SwiGLU, muP); config not read",
-    "katanemo/Plano-Orchestrator-4B": "config.json not read: its model card (dev.modelhub.org.cn mirror of README.md @41f77a59) names base_model Qwen/Qwen3-4B-Instruct-2507, which alone does not show the config equals the base's, so it is not aliased",
-    "OpenGVLab/InternVL3_5-8B-HF": "InternViT + Qwen3 vision-language model; config not read",
-    "HuggingFaceTB/SmolVLM2-2.2B-Instruct": "Idefics3-style vision-language model; config not read",
-    "arcee-ai/Trinity-Nano-Preview": "AFMoE architecture; config not read",
+    "canopylabs/orpheus-3b-0.1-pretrained": "the -ft checkpoint's config (huggingface.co/bemer12/awq_orpheus; mlx-audio's Llama TTS test config: Llama-3.2-3B shape, vocab 156940, tied) is not this checkpoint's, and the one page describing the pretrained model (a Kubeflow Orpheus fine-tuning guide: 32 layers, 4096 hidden) contradicts it, so no shape is used",
+    "katanemo/Plano-Orchestrator-4B": "config.json not read: its model card (dev.modelhub.org.cn mirror of README.md @41f77a59) names base_model Qwen/Qwen3-4B-Instruct-2507, which alone does not show the config equals the base's (a listing gives it a 40960-token context, the base has 262144), so it is not aliased",
+    "OpenGVLab/InternVL3_5-8B-HF": "InternViT-300M + Qwen3-8B (model card: 0.3B + 8.2B = 8.5B, rounded); the HF-format config was not read and transformers' InternVL defaults are declared for InternVL3-1B-hf, so the vision tower and projector dims of this checkpoint are not sourced",
+    "arcee-ai/Trinity-Nano-Preview": "AFMoE (gated attention, q/k norm, four norms per block, shared-expert MoE with sigmoid routing after dense layers: expressible in the entry format), but its config was not read; transformers' AfmoeConfig defaults are declared for arcee-ai/Trinity-Mini, another checkpoint",
 }
 QUANT = re.compile(r"gptq|awq|bnb|nf4|nvfp4|fp8|aqlm|prequantized|int4|int8|gguf", re.I)
 
