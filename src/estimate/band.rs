@@ -16,9 +16,9 @@
 //!
 //! The card then holds, at the low end, the estimate's tensors × the smallest r (an
 //! overestimate may be anywhere, in the states too), and at the high end the model states
-//! + the computed rows × the largest f (an underestimate is in what trainlint computes: the
-//! states are counted), each × the caching allocator's reserve + the CUDA context, widened to
-//! contain the estimate itself. On every row of the table the low end is at most what was
+//! plus the computed rows × the largest f (an underestimate is in what trainlint computes:
+//! the states are counted), each × the caching allocator's reserve, plus the CUDA context,
+//! widened to contain the estimate itself. On every row of the table the low end is at most what was
 //! measured (no MEM001 on a run that completed) and the high end at least.
 
 use super::components::Run;
@@ -277,7 +277,9 @@ pub struct Measured {
 pub fn measure(rows: &[Measured], min_rows: usize, source: &str) -> Table {
     use std::collections::BTreeMap;
     type Key = (Option<Method>, Option<Sharding>, Option<String>);
-    let mut groups: BTreeMap<(String, String, String), (Key, Vec<f64>, Vec<f64>)> = BTreeMap::new();
+    /// A cell's key, its ratios and its factors.
+    type Group = (Key, Vec<f64>, Vec<f64>);
+    let mut groups: BTreeMap<(String, String, String), Group> = BTreeMap::new();
     for row in rows.iter().filter(|r| r.ratio.is_finite() && r.ratio > 0.0) {
         let kind = &row.kind;
         let keys = [
