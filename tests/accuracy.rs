@@ -149,7 +149,7 @@ fn compare(file: &str, label: &str) -> (Vec<Outcome>, Vec<String>, Vec<String>) 
             _ => (measured - context) / overhead,
         };
         let states = total - context - widened;
-        let factor = (widened >= 0.1 * (total - context)).then(|| (tensors - states) / widened);
+        let factor = trainlint::estimate::band::factor_measurable(total - context, widened).then(|| (tensors - states) / widened);
         let tensor_ratio = Some(tensors / (total - context));
         if let Some(why) = pending {
             pending_errors.push((ratio - 1.0).abs());
@@ -282,7 +282,7 @@ fn bands_are_computed_from_the_accuracy_table() {
     let table = measure(
         &rows,
         MIN_ROWS,
-        "tests/accuracy.rs bands_are_computed_from_the_accuracy_table: every row of data/published_runs.json, data/measured_runs.json and fixtures/published/results.json the binary estimated; ratio = measured ÷ estimated live tensors; factor = (measured live tensors − model states) ÷ computed rows, over the rows whose computed rows are at least a tenth of their tensors",
+        "tests/accuracy.rs bands_are_computed_from_the_accuracy_table: every row of data/published_runs.json, data/measured_runs.json and fixtures/published/results.json the binary estimated; ratio = measured ÷ estimated live tensors; factor = (measured live tensors − model states) ÷ computed rows, over the rows whose computed rows are at least a tenth of their tensors and 1 GiB (`band::factor_measurable`)",
     );
     let path = common::repo().join("data/uncertainty.json");
     let text = serde_json::to_string_pretty(&table).unwrap() + "\n";

@@ -258,7 +258,7 @@ fn litgpt_pretrain_floors_the_accumulation() {
     assert_eq!(found.iter().map(|f| f.0.as_str()).collect::<Vec<_>>(), vec!["BAT006"], "{found:?}");
 }
 
-/// MEM001's fix on a litgpt config writes only the micro batch: litgpt derives
+/// The memory fix on a litgpt config writes only the micro batch: litgpt derives
 /// the accumulation from it (⌊⌊64 ÷ 1⌋ ÷ 4⌋ = 16), so the effective batch stays 64.
 #[test]
 fn litgpt_memory_fix_writes_only_the_micro_batch() {
@@ -271,7 +271,9 @@ fn litgpt_memory_fix_writes_only_the_micro_batch() {
     let output = common::trainlint_in(&dir, &["check", "--output-format", "json", "--gpu", "a100-80gb", "."]);
     let value: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
     let codes: Vec<&str> = value["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
-    assert_eq!(codes, vec!["MEM001"], "{value:#}");
+    // Sure (MEM001) or within the band (MEM002: `train.max_seq_length` only caps the samples);
+    // either carries the plan's fix.
+    assert!(codes == ["MEM001"] || codes == ["MEM002"], "{value:#}");
     let fixed = common::trainlint_in(&dir, &["check", "--fix", "--unsafe-fixes", "--gpu", "a100-80gb", "."]);
     assert_eq!(fixed.status.code(), Some(0), "{}", common::stdout(&fixed));
     let after = std::fs::read_to_string(&config).unwrap();

@@ -425,9 +425,14 @@ fn a_torchtune_distributed_recipe_is_sharded() {
     let dir = common::fresh_dir("models-torchtune-distributed");
     let text = "# Config for multi-device LoRA in lora_finetune_distributed.py\n# using a Llama3.1 70B model\n#\n#   tune run --nproc_per_node 8 lora_finetune_distributed --config llama3_1/70B_lora\n\nmodel:\n  _component_: torchtune.models.llama3_1.lora_llama3_1_70b\n  lora_attn_modules: ['q_proj', 'k_proj', 'v_proj', 'output_proj']\n  apply_lora_to_mlp: True\n  lora_rank: 16\ntokenizer:\n  _component_: torchtune.models.llama3.llama3_tokenizer\n  max_seq_len: 2048\nbatch_size: 2\ndtype: bf16\nenable_activation_checkpointing: True\nfsdp_cpu_offload: False\noptimizer:\n  _component_: torch.optim.AdamW\n  lr: 3e-4\n";
     // The header launches `llama3_1/70B_lora`, not this file (it is not under `llama3_1/`): the world is unknown.
-    // At micro batch 2 × 4,096 tokens, what each GPU keeps unsharded (the gathered root unit and two
-    // blocks, the checkpointed inputs, fp32 logits) exceeds a 24 GB card on any world: a real MEM001.
-    write(&dir, "70B_lora.yaml", &text.replace("max_seq_len: 2048", "max_seq_len: 4096"));
+    // At micro batch 2 × 4,096 tokens, packed (every sample that long), what each GPU keeps
+    // unsharded (the gathered root unit and two blocks, the checkpointed inputs, fp32 logits)
+    // exceeds a 24 GB card on any world: a real MEM001.
+    write(
+        &dir,
+        "70B_lora.yaml",
+        &format!("{}dataset:\n  _component_: torchtune.datasets.alpaca_dataset\n  packed: True\n", text.replace("max_seq_len: 2048", "max_seq_len: 4096")),
+    );
     let json = check_4090(&dir, "70B_lora.yaml");
     let mem001 = json["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "MEM001").cloned().unwrap_or_else(|| panic!("{json:#}"));
     assert!(mem001["message"].as_str().unwrap().contains("even sharded over 4,096 GPUs"), "{mem001:#}");

@@ -150,6 +150,13 @@ fn run_row(row: &Value) -> Outcome {
         outcome.note = format!("completed, no peak published; estimate {:.2} GiB (device {:.2} GiB) of {:.1} GiB", total / GIB, device / GIB, capacity / GIB);
         return outcome;
     };
+    // An input the config leaves open (no sequence length: PEFT's `--max_seq_len`, argparse's
+    // abbreviation of `max_seq_length`, is not read) is solved for what fits, through the bands:
+    // such an estimate is not the published run's, and is not compared.
+    if !estimate["solved"].is_null() {
+        outcome.note = format!("not compared: the estimate solved {} (the config leaves it open)", estimate["solved"]);
+        return outcome;
+    }
     let measured = value * unit_bytes(row["unit"].as_str().unwrap());
     let compared = match metric.as_str() {
         "max_memory_allocated" => total - context,
@@ -159,8 +166,7 @@ fn run_row(row: &Value) -> Outcome {
     let ratio = compared / measured;
     outcome.ratio = Some(ratio);
     // As tests/accuracy.rs: the measured figure as live tensors, less the model states, over the
-    // computed rows (none where those are under a tenth of the tensors: the factor would magnify
-    // an error in the states).
+    // computed rows (none where those are too small to measure it: `band::factor_measurable`).
     let widened = estimate["widened_bytes"].as_f64().unwrap_or(0.0);
     let tensors = match metric.as_str() {
         "max_memory_allocated" => measured,
@@ -169,7 +175,7 @@ fn run_row(row: &Value) -> Outcome {
     };
     let states = total - context - widened;
     outcome.kind = Some(estimate["band"]["kind"].clone());
-    outcome.factor = (widened >= 0.1 * (total - context)).then(|| ((tensors - states) / widened * 1000.0).round() / 1000.0);
+    outcome.factor = trainlint::estimate::band::factor_measurable(total - context, widened).then(|| ((tensors - states) / widened * 1000.0).round() / 1000.0);
     outcome.tensor_ratio = Some((tensors / (total - context) * 1000.0).round() / 1000.0);
     outcome.note = format!("estimate {:.2} GiB, published {:.2} GiB ({metric})", compared / GIB, measured / GIB);
     outcome
@@ -264,28 +270,26 @@ fn estimates_match_peaks_published_in_each_frameworks_own_config() {
         assert!(s.worst <= worst_was + 0.02, "{framework}: worst |ratio − 1| = {:.3} (was {worst_was:.3})", s.worst);
     }
     assert!(oom_missed.len() <= OOM_MISSED_WAS, "published OOMs predicted to fit: {oom_missed:?} (was {OOM_MISSED_WAS})");
-    assert!(mem001_completed.len() <= MEM001_COMPLETED_WAS, "completed runs with MEM001: {mem001_completed:?} (was {MEM001_COMPLETED_WAS})");
+    // The issue's bar, met: no run published as completed gets MEM001.
+    assert!(mem001_completed.is_empty(), "completed runs with MEM001: {mem001_completed:?}");
 }
 
 /// Rows per framework in fixtures/published/rows.json.
 const MIN_ROWS: &[(&str, usize)] = &[("litgpt", 46), ("torchtune", 13), ("llama_factory", 21), ("axolotl", 22), ("hf", 25)];
-/// (framework, median |r − 1|, worst |r − 1|) over the counted rows, reached on 2026-11-27. The
-/// issue's bars (≤ 0.10 / ≤ 0.35 per framework) are not met by any framework yet: litgpt 0.156 /
-/// 0.299 (QLoRA 16–30 % under), torchtune 0.381 / 2.562 (the `loss=` override lost, paged
-/// optimizer states priced on the GPU), LLaMA-Factory 0.127 / 0.653 (ZeRO-3 offload under),
-/// Axolotl 0.501 / 0.978 (the k-bit upcast it undoes), HF 10.836 / 24.007 (the scripts' own LoRA
-/// flags, Qwen's `--use_lora` and PEFT's `--use_peft_lora`, not read: full fine-tunes). book/src/memory.md lists the causes.
+/// (framework, median |r − 1|, worst |r − 1|) over the counted rows, reached on 2026-11-27
+/// after each framework's semantics (issue 24 item 1), the scripts' own LoRA switches and
+/// torchtune's component override. The issue's bars (≤ 0.10 / ≤ 0.35 per framework) are met by
+/// HF (0.037 / 0.184) and by torchtune's and LLaMA-Factory's medians, not yet by litgpt 0.132 /
+/// 0.306 (QLoRA 0.27 under: its pinned bitsandbytes 0.42.0 kept the 4-bit inputs, which the
+/// rows' folders do not declare), torchtune's worst 0.507 (8-bit paged AdamW with the optimizer
+/// in the backward), LLaMA-Factory's worst 0.653 (ZeRO-3 offload under), Axolotl 0.193 / 0.488
+/// (QLoRA over). book/src/memory.md lists the causes.
 const REACHED: &[(&str, f64, f64)] =
-    &[("litgpt", 0.156, 0.299), ("torchtune", 0.381, 2.562), ("llama_factory", 0.127, 0.653), ("axolotl", 0.501, 0.978), ("hf", 10.836, 24.007)];
-/// Published OOMs predicted to fit (the issue's bar: none): llamafactory-6531, trl-handbook-22,
-/// trl-openr1-100, trl-openr1-446.
-const OOM_MISSED_WAS: usize = 4;
-/// Completed runs that get MEM001 (the issue's bar: none): litgpt mistral-7b, mistral-7b-v0.2 and
-/// phi-3 LoRA, Axolotl gpt-oss-20b LoRA and axolotl-1000, the six Qwen-7B scripts,
-/// llamafactory-6999, trl-openr1-446-ran, four of PEFT's Llama-2-70B guide runs.
-const MEM001_COMPLETED_WAS: usize = 17;
+    &[("litgpt", 0.132, 0.306), ("torchtune", 0.060, 0.507), ("llama_factory", 0.086, 0.653), ("axolotl", 0.193, 0.488), ("hf", 0.037, 0.184)];
+/// Published OOMs predicted to fit (the issue's bar: none): trl-openr1-100.
+const OOM_MISSED_WAS: usize = 1;
 /// Rows trainlint refuses to estimate (each with its reason in the table).
-const NOT_ESTIMATED_WAS: usize = 23;
+const NOT_ESTIMATED_WAS: usize = 12;
 
 #[test]
 fn every_row_names_its_source_metric_and_config() {

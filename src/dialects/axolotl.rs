@@ -38,6 +38,16 @@ const BINDINGS: [(Role, &str); 13] = [
 const BATCH_KEYS: [&str; 6] = ["micro_batch_size", "gradient_accumulation_steps", "batch_size", "sequence_len", "learning_rate", "num_epochs"];
 
 impl Framework for Axolotl {
+    /// `sequence_len` truncates; without `sample_packing` or `pad_to_sequence_len` each batch is
+    /// padded to its longest sample (Axolotl's config reference: `pad_to_sequence_len` "Pad
+    /// inputs so each step uses constant sized buffers"; `sample_packing` packs to `sequence_len`
+    /// and turns it on).
+    fn sequence_cap(&self, root: &Node) -> Option<String> {
+        let full = super::truthy(root, "sample_packing") || super::truthy(root, "pad_to_sequence_len");
+        (root.get("sequence_len").is_some() && !full)
+            .then(|| "`sequence_len` truncates longer samples and each batch is padded to its longest (no `sample_packing`, no `pad_to_sequence_len`)".to_owned())
+    }
+
     fn name(&self) -> &'static str {
         "axolotl"
     }

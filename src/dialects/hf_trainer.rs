@@ -214,6 +214,15 @@ fn is_training_arguments(root: &Node) -> bool {
 }
 
 impl Framework for HfTrainer {
+    /// TRL's `max_length`/`max_seq_length` truncate; without `packing` its collator pads each
+    /// batch to its longest sample (trl `trainer/sft_trainer.py` `DataCollatorForLanguageModeling`
+    /// `pad`). `model_max_length` is not a cap: the scripts that pass it (Qwen's and FastChat's
+    /// `finetune.py`/`train.py`) tokenize with `padding="max_length"`.
+    fn sequence_cap(&self, root: &Node) -> Option<String> {
+        let key = ["max_seq_length", "max_length"].into_iter().find(|k| root.get(k).is_some())?;
+        (!super::truthy(root, "packing")).then(|| format!("`{key}` truncates longer samples and each batch is padded to its longest (no `packing`)"))
+    }
+
     fn name(&self) -> &'static str {
         "hf-trainer"
     }

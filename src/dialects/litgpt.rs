@@ -126,6 +126,14 @@ fn first_present<'a>(root: &Node, keys: impl IntoIterator<Item = &'a str>) -> Op
 }
 
 impl Framework for Litgpt {
+    /// `train.max_seq_length` truncates; litgpt's SFT collate pads each batch to its longest
+    /// sample (litgpt `data/base.py` `get_sft_collate_fn` → `_sft_collate_fn`: `max(len(s) …)`).
+    fn sequence_cap(&self, root: &Node) -> Option<String> {
+        root.get_dotted("train.max_seq_length")
+            .filter(|n| n.value != crate::load::Value::Null)
+            .map(|_| "`train.max_seq_length` truncates longer samples and each batch is padded to its longest".to_owned())
+    }
+
     fn name(&self) -> &'static str {
         "litgpt"
     }

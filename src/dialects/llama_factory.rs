@@ -12,6 +12,16 @@ pub const LLAMA_FACTORY: Dialect = Dialect(&LlamaFactory);
 pub struct LlamaFactory;
 
 impl Framework for LlamaFactory {
+    /// `cutoff_len` truncates; without `packing`/`neat_packing` (on by default only for the `pt`
+    /// stage) each batch is padded to its longest sample (LLaMA-Factory `hparams/data_args.py`
+    /// `cutoff_len`, `packing`; `train/sft/workflow.py` `SFTDataCollatorWith4DAttentionMask`, a
+    /// `DataCollatorForSeq2Seq` with `pad_to_multiple_of=8`).
+    fn sequence_cap(&self, root: &Node) -> Option<String> {
+        let packed = super::truthy(root, "packing") || super::truthy(root, "neat_packing") || root.get("stage").and_then(Node::as_str) == Some("pt");
+        (root.get("cutoff_len").is_some() && !packed)
+            .then(|| "`cutoff_len` truncates longer samples and each batch is padded to its longest (no `packing`)".to_owned())
+    }
+
     fn name(&self) -> &'static str {
         "llama-factory"
     }

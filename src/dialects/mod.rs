@@ -197,6 +197,15 @@ pub trait Framework: Sync {
         None
     }
 
+    /// Why the sequence length the config states is only a cap: each batch is padded to its
+    /// longest sample (no packing), so the memory at that length is reached only by data that
+    /// long. `None` where every sample is that long (packing, padding to the length) or the
+    /// framework does not say. The estimate is at the cap; MEM001's sure claim is not (the
+    /// band's low end is at the shortest length, `estimate::MemoryModel::build`).
+    fn sequence_cap(&self, _root: &Node) -> Option<String> {
+        None
+    }
+
     /// Why the config describes no training run (an evaluation, generation, inference,
     /// merge or export config of the framework): its training memory is not estimated
     /// and the memory rules say nothing about it.

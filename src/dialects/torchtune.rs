@@ -26,6 +26,14 @@ const BINDINGS: [(Role, &str); 6] = [
 ];
 
 impl Framework for Torchtune {
+    /// `tokenizer.max_seq_len` truncates; unless `dataset.packed` each batch is padded to its
+    /// longest sample (torchtune `data/_collate.py` `padded_collate_sft`: `pad_sequence`).
+    fn sequence_cap(&self, root: &Node) -> Option<String> {
+        let packed = super::truthy(root, "dataset.packed");
+        let stated = ["tokenizer.max_seq_len", "dataset.max_seq_len"].into_iter().find(|k| root.get_dotted(k).is_some_and(|n| n.value != crate::load::Value::Null))?;
+        (!packed).then(|| format!("`{stated}` truncates longer samples and each batch is padded to its longest (no `dataset.packed`)"))
+    }
+
     fn name(&self) -> &'static str {
         "torchtune"
     }

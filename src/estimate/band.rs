@@ -107,7 +107,7 @@ pub struct Cell {
     /// Smallest measured ÷ estimated live tensors over the cell's rows.
     pub ratio_min: f64,
     /// Largest (measured tensors − model states) ÷ computed rows over the cell's rows that have
-    /// computed rows of at least a tenth of their tensors (`factor_rows` of them).
+    /// computed rows large enough to measure it (`factor_measurable`; `factor_rows` of them).
     pub factor_max: f64,
     pub factor_rows: usize,
 }
@@ -260,6 +260,14 @@ fn describe_cell(cell: &Cell) -> String {
         cell.sharding.as_ref().map(name).unwrap_or_else(|| "any sharding".into()),
         cell.framework.clone().unwrap_or_else(|| "any framework".into())
     )
+}
+
+/// Whether a measured row can give a factor on its computed rows: they are at least a tenth of
+/// its live tensors and at least 1 GiB. Below that, an error elsewhere (the states, a fixed
+/// overhead nothing models: a small model's measurement is mostly those) divided by small
+/// computed rows would be read as a huge factor and widen every run of the kind.
+pub fn factor_measurable(tensors: f64, computed: f64) -> bool {
+    computed >= 0.1 * tensors && computed >= super::GIB
 }
 
 /// One measured row for the table: its kind, measured ÷ estimated live tensors, and the factor

@@ -27,7 +27,7 @@ use components::{Live, REGISTRY, Run, Term};
 use serde::Serialize;
 
 pub(crate) const MIB: f64 = 1024.0 * 1024.0;
-const GIB: f64 = 1024.0 * MIB;
+pub(crate) const GIB: f64 = 1024.0 * MIB;
 
 /// One row of the breakdown.
 #[derive(Clone, Debug, Serialize)]
@@ -62,6 +62,10 @@ pub struct MemoryModel {
     context: f64,
     /// Per term, what it is to the band (`MemoryComponent::certainty`).
     certainty: Vec<components::Certainty>,
+    /// Where the stated sequence length is only a cap (`Framework::sequence_cap`): the same run
+    /// at the shortest length searched (`solve::SEQUENCE_STEP` tokens), whose low end is this
+    /// run's low end: data shorter than the cap needs less, so only what fails even then is sure.
+    floor: Option<Box<MemoryModel>>,
 }
 
 /// The moments of a training step whose largest total is the peak (`Live`).
@@ -204,8 +208,18 @@ impl MemoryModel {
         if certainty.contains(&components::Certainty::Declared) {
             notes.push("the declared memory sizes and terms are taken as stated: the band widens only the rows trainlint computes".into());
         }
-        let mut model =
-            MemoryModel { terms, certainty, activations_modelled, activations_complete, notes, calibration: None, gradients_in_backward, band, context };
+        let mut model = MemoryModel {
+            terms,
+            certainty,
+            activations_modelled,
+            activations_complete,
+            notes,
+            calibration: None,
+            gradients_in_backward,
+            band,
+            context,
+            floor: None,
+        };
         let points = calibration::points(settings, resolved, gpu);
         // A named model whose size is unknown is not estimated from the rest (an activation-only
         // lower bound would read as "fits"), unless measured peaks calibrate it.
@@ -258,6 +272,24 @@ impl MemoryModel {
         model.calibration = calibration::fit(&points, |m| model.formula_total(m));
         if let Some(fit) = &model.calibration {
             model.band = model.band.clone().calibrated(fit.residual_bytes);
+        }
+        // A length that only caps the samples: the low end is the run at the shortest length.
+        let stated = resolved.role(crate::schema::Role::SequenceLength).and_then(|v| v.as_u64());
+        if model.calibration.is_none()
+            && model.activations_complete
+            && let Some(tokens) = stated.filter(|t| *t > solve::SEQUENCE_STEP)
+            && let Some(why) = resolved.detection.dialect.sequence_cap(&resolved.tree)
+        {
+            let mut shortest = resolved.clone();
+            solve::set_sequence_length(&mut shortest, solve::SEQUENCE_STEP);
+            if let Ok(floor) = MemoryModel::build(&shortest, settings, gpu) {
+                model.notes.push(format!(
+                    "{why}: the estimate is at {} tokens per sample, the most a sample has; the band's low end is at {} tokens, so only a run that does not fit even then is out of memory for sure (MEM001)",
+                    crate::model::thousands(tokens),
+                    solve::SEQUENCE_STEP
+                ));
+                model.floor = Some(Box::new(floor));
+            }
         }
         Ok(model)
     }
@@ -405,9 +437,14 @@ impl MemoryModel {
             .fold(0.0, f64::max)
     }
 
-    /// The lowest the card may hold at `micro` (the band's low end; above usable memory: MEM001).
+    /// The lowest the card may hold at `micro` (the band's low end; above usable memory: MEM001);
+    /// where the length is a cap, the run's at the shortest length.
     pub fn low(&self, micro: u64) -> f64 {
-        self.band_end(micro, Band::low)
+        let own = self.band_end(micro, Band::low);
+        match &self.floor {
+            Some(floor) => floor.low(micro).min(own),
+            None => own,
+        }
     }
 
     /// The most the card may hold at `micro` (the band's high end; what a plan must fit).

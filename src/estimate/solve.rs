@@ -32,7 +32,7 @@ pub struct Solved {
 
 /// Sets the view's sequence length to `tokens`, read as written in no file (at the stated
 /// key when there is one, else at the model's).
-fn set_sequence_length(view: &mut ResolvedConfig, tokens: u64) {
+pub(crate) fn set_sequence_length(view: &mut ResolvedConfig, tokens: u64) {
     let template = view.role(Role::SequenceLength).or_else(|| view.role(Role::Model)).cloned();
     let path = format!("(solved: {tokens} tokens)");
     let value = match template {
