@@ -151,7 +151,24 @@ impl Framework for Axolotl {
     /// Axolotl's config schema (`utils/schemas/config.py`) passes `deepspeed`,
     /// `fsdp` and `fsdp_config` on to TrainingArguments.
     fn memory_unmodelled(&self, root: &Node) -> Option<super::Unmodelled> {
+        // Expert parallelism (`ExpertParallelPlugin`, `expert_parallel_size`): each rank keeps
+        // 1/size of the MoE experts (axolotl `integrations/expert_parallel/shard.py`), which the
+        // memory model does not shard.
+        if root.get("expert_parallel_size").and_then(|n| n.to_json().as_u64()).is_some_and(|size| size > 1) {
+            return Some(super::Unmodelled {
+                path: "expert_parallel_size".to_owned(),
+                reason: "expert parallelism keeps a share of the MoE experts on each GPU (axolotl's ExpertParallelPlugin), which trainlint does not model yet".to_owned(),
+            });
+        }
         super::hf_trainer::sharding_unmodelled(root)
+    }
+
+    /// Axolotl's `HatcheryPlugin` with `hatchery.backend: tinker` trains on the remote Tinker
+    /// service: the model is never loaded locally, and forward, backward and optimizer steps run
+    /// through its API (axolotl `integrations/hatchery/plugin.py`, `trainer.py`).
+    fn not_training(&self, root: &Node) -> Option<String> {
+        let remote = root.get_dotted("hatchery.backend").and_then(Node::as_str).is_some_and(|b| b.eq_ignore_ascii_case("tinker"));
+        remote.then(|| "`hatchery.backend: tinker` trains on the remote Tinker service (axolotl's HatcheryPlugin): no model on a local GPU".to_owned())
     }
 }
 

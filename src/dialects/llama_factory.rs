@@ -220,6 +220,18 @@ impl Framework for LlamaFactory {
             };
             return Some(super::Unmodelled { path: "dist_config.name".to_owned(), reason: reason.to_owned() });
         }
+        // KTransformers (`use_kt`) runs the routed MoE experts on the CPU (LLaMA-Factory
+        // `docs/en/advanced/ktransformers.md`, `hparams/model_args.py` `use_kt`); Muon (`use_muon`)
+        // keeps one momentum buffer for the 2-D hidden weights and AdamW's two for the rest
+        // (`train/trainer_utils.py` `_create_muon_optimizer`). Neither is modelled yet.
+        for (key, reason) in [
+            ("use_kt", "KTransformers keeps the routed MoE experts on the CPU, which trainlint does not model yet"),
+            ("use_muon", "the Muon optimizer (one momentum buffer for hidden matrices, AdamW for the rest) is not modelled yet"),
+        ] {
+            if super::truthy(root, key) {
+                return Some(super::Unmodelled { path: key.to_owned(), reason: reason.to_owned() });
+            }
+        }
         // BAdam's `badam_mode: ratio` updates a random share of every layer's weights (a sparse
         // mask), which is not modelled; `layer` (the default) is.
         if super::truthy(root, "use_badam") && root.get("badam_mode").and_then(Node::as_str) == Some("ratio") {
