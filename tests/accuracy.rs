@@ -24,6 +24,8 @@ struct Outcome {
     factor: Option<f64>,
     /// Measured ÷ estimated live tensors: what its low end is made of.
     tensor_ratio: Option<f64>,
+    /// Measured live tensors ÷ estimated model states: the floor of its low end.
+    states_ratio: Option<f64>,
 }
 
 /// What an estimate says: its total, CUDA context, computed rows (`widened_bytes`), allocator reserve and kind of run.
@@ -96,14 +98,23 @@ fn compare(file: &str, label: &str) -> (Vec<Outcome>, Vec<String>, Vec<String>) 
         let method = row["method"].as_str().unwrap().to_owned();
         let pending = row["pending"].as_str();
         if let Some(why) = row["excluded"].as_str() {
-            outcomes.push(Outcome { id, method, ratio: None, note: format!("excluded: {why}"), kind: None, factor: None, tensor_ratio: None });
+            outcomes.push(Outcome {
+                id,
+                method,
+                ratio: None,
+                note: format!("excluded: {why}"),
+                kind: None,
+                factor: None,
+                tensor_ratio: None,
+                states_ratio: None,
+            });
             continue;
         }
         let Estimated { total, context, widened, kind } = match estimate(&dir, &row["run"], &gpu_of(row)) {
             Ok(v) => v,
             Err(why) => {
                 not_estimated.push(format!("{id}: {why}"));
-                outcomes.push(Outcome { id, method, ratio: None, note: why, kind: None, factor: None, tensor_ratio: None });
+                outcomes.push(Outcome { id, method, ratio: None, note: why, kind: None, factor: None, tensor_ratio: None, states_ratio: None });
                 continue;
             }
         };
@@ -124,6 +135,7 @@ fn compare(file: &str, label: &str) -> (Vec<Outcome>, Vec<String>, Vec<String>) 
                 kind: Some(kind),
                 factor: None,
                 tensor_ratio: None,
+                states_ratio: None,
                 note: format!(
                     "{} OOM; estimate {:.2} GiB of {:.1} GiB: {}",
                     if label.starts_with("measured") { "measured" } else { "published" },
@@ -151,6 +163,7 @@ fn compare(file: &str, label: &str) -> (Vec<Outcome>, Vec<String>, Vec<String>) 
         let states = total - context - widened;
         let factor = trainlint::estimate::band::factor_measurable(total - context, widened).then(|| (tensors - states) / widened);
         let tensor_ratio = Some(tensors / (total - context));
+        let states_ratio = (states > 0.0).then(|| tensors / states);
         if let Some(why) = pending {
             pending_errors.push((ratio - 1.0).abs());
             outcomes.push(Outcome {
@@ -162,6 +175,7 @@ fn compare(file: &str, label: &str) -> (Vec<Outcome>, Vec<String>, Vec<String>) 
                 kind: Some(kind),
                 factor,
                 tensor_ratio,
+                states_ratio,
             });
             continue;
         }
@@ -172,6 +186,7 @@ fn compare(file: &str, label: &str) -> (Vec<Outcome>, Vec<String>, Vec<String>) 
             kind: Some(kind),
             factor,
             tensor_ratio,
+            states_ratio,
             note: format!("estimate {:.2} GiB, measured {:.2} GiB ({})", compared / 1073741824.0, measured / 1073741824.0, row["metric"].as_str().unwrap()),
         });
     }
@@ -264,7 +279,7 @@ fn bands_are_computed_from_the_accuracy_table() {
         for o in outcomes {
             if let (Some(ratio), Some(kind)) = (o.tensor_ratio, o.kind) {
                 let kind: Kind = serde_json::from_value(kind).unwrap_or_else(|e| panic!("{}: kind {e}", o.id));
-                rows.push(Measured { kind, ratio, factor: o.factor });
+                rows.push(Measured { kind, ratio, factor: o.factor, states_ratio: o.states_ratio });
             }
         }
     }
@@ -275,14 +290,14 @@ fn bands_are_computed_from_the_accuracy_table() {
     for row in published.iter().filter(|r| r["excluded"].is_null()) {
         if let (Some(ratio), false) = (row["tensor_ratio"].as_f64(), row["kind"].is_null()) {
             let kind: Kind = serde_json::from_value(row["kind"].clone()).unwrap_or_else(|e| panic!("{}: kind {e}", row["id"]));
-            rows.push(Measured { kind, ratio, factor: row["factor"].as_f64() });
+            rows.push(Measured { kind, ratio, factor: row["factor"].as_f64(), states_ratio: row["states_ratio"].as_f64() });
         }
     }
     assert!(rows.len() >= 200, "too few rows for the bands: {}", rows.len());
     let table = measure(
         &rows,
         MIN_ROWS,
-        "tests/accuracy.rs bands_are_computed_from_the_accuracy_table: every row of data/published_runs.json, data/measured_runs.json and fixtures/published/results.json the binary estimated; ratio = measured ÷ estimated live tensors; factor = (measured live tensors − model states) ÷ computed rows, over the rows whose computed rows are at least a tenth of their tensors and 1 GiB (`band::factor_measurable`)",
+        "tests/accuracy.rs bands_are_computed_from_the_accuracy_table: every row of data/published_runs.json, data/measured_runs.json and fixtures/published/results.json the binary estimated; ratio = measured ÷ estimated live tensors; states ratio = measured live tensors ÷ estimated model states; factor = (measured live tensors − model states) ÷ computed rows, over the rows whose computed rows are at least a tenth of their tensors and 1 GiB (`band::factor_measurable`)",
     );
     let path = common::repo().join("data/uncertainty.json");
     let text = serde_json::to_string_pretty(&table).unwrap() + "\n";
@@ -295,6 +310,7 @@ fn bands_are_computed_from_the_accuracy_table() {
         && stored.cells.iter().zip(&table.cells).all(|(a, b)| {
             (&a.method, &a.sharding, &a.framework, a.rows, a.factor_rows) == (&b.method, &b.sharding, &b.framework, b.rows, b.factor_rows)
                 && (a.ratio_min - b.ratio_min).abs() < 1e-6
+                && (a.states_ratio_min - b.states_ratio_min).abs() < 1e-6
                 && (a.factor_max - b.factor_max).abs() < 1e-6
         });
     assert!(

@@ -486,3 +486,18 @@ fn qlora_on_bitsandbytes_before_0_43_2_keeps_the_4bit_inputs() {
     std::fs::write(stated.join("trainlint.toml"), "[frameworks]\nbitsandbytes = \"0.41.0\"\n").unwrap();
     assert_eq!(activations(&stated).0, then);
 }
+
+/// Axolotl's `bf16: auto` is bf16 on a card that has it, else fp16 unless `fp16: false`, then
+/// fp32 (`normalize_config`): each GPU target prices what the framework picks for it, and says so.
+/// Found in the hand-checked corpus sample: an adapter run's `auto` was priced as fp32 everywhere.
+#[test]
+fn axolotl_bf16_auto_is_priced_as_it_resolves_on_each_card() {
+    let config = "base_model: bigcode/starcoder2-3b\nload_in_4bit: true\nadapter: qlora\nlora_r: 32\nlora_target_linear: true\nsequence_len: 8192\nsample_packing: true\nmicro_batch_size: 2\ngradient_accumulation_steps: 8\nbf16: auto\nfp16: false\ngradient_checkpointing: true\nattn_implementation: flash_attention_2\n";
+    let path = temp_config("axolotl-bf16-auto", config);
+    let on = |gpu: &str| estimate(&path, &["--gpu", gpu]);
+    let (ada, volta) = (on("rtx-4090"), on("v100-32gb"));
+    let notes = |e: &serde_json::Value| e["notes"].to_string();
+    assert!(notes(&ada).contains("resolves to bf16-mixed on rtx-4090"), "{ada:#}");
+    assert!(notes(&volta).contains("resolves to 32-true on v100-32gb"), "{volta:#}");
+    assert!(ada["total_bytes"].as_f64().unwrap() < volta["total_bytes"].as_f64().unwrap());
+}

@@ -41,6 +41,8 @@ struct Outcome {
     factor: Option<f64>,
     /// Measured ÷ estimated live tensors (the bands' low end).
     tensor_ratio: Option<f64>,
+    /// Measured live tensors ÷ estimated model states (the floor of the bands' low end).
+    states_ratio: Option<f64>,
 }
 
 /// `max_memory_reserved` over `max_memory_allocated`: the reserve the binary itself applies for
@@ -100,6 +102,7 @@ fn run_row(row: &Value) -> Outcome {
         kind: None,
         factor: None,
         tensor_ratio: None,
+        states_ratio: None,
     };
     let (dir, config) = work_tree(row);
     let extra: Vec<String> = row["args"].as_array().into_iter().flatten().filter_map(|a| a.as_str().map(str::to_owned)).collect();
@@ -177,6 +180,7 @@ fn run_row(row: &Value) -> Outcome {
     outcome.kind = Some(estimate["band"]["kind"].clone());
     outcome.factor = trainlint::estimate::band::factor_measurable(total - context, widened).then(|| ((tensors - states) / widened * 1000.0).round() / 1000.0);
     outcome.tensor_ratio = Some((tensors / (total - context) * 1000.0).round() / 1000.0);
+    outcome.states_ratio = (states > 0.0).then(|| (tensors / states * 1000.0).round() / 1000.0);
     outcome.note = format!("estimate {:.2} GiB, published {:.2} GiB ({metric})", compared / GIB, measured / GIB);
     outcome
 }
@@ -238,7 +242,7 @@ fn estimates_match_peaks_published_in_each_frameworks_own_config() {
             json!({"id": o.id, "framework": o.framework, "method": o.method, "sharding": o.sharding,
                    "ratio": o.ratio.map(|r| (r * 1000.0).round() / 1000.0), "oom": o.oom,
                    "predicted_fits": o.predicted_fits, "mem001": o.mem001, "excluded": o.excluded,
-                   "kind": o.kind, "tensor_ratio": o.tensor_ratio, "factor": o.factor, "note": o.note})
+                   "kind": o.kind, "tensor_ratio": o.tensor_ratio, "states_ratio": o.states_ratio, "factor": o.factor, "note": o.note})
         })
         .collect();
     let text = serde_json::to_string_pretty(&results).unwrap() + "\n";

@@ -163,6 +163,22 @@ impl Framework for Axolotl {
         super::hf_trainer::sharding_unmodelled(root)
     }
 
+    /// `bf16: auto` is bf16 on a card that has it, else fp16 unless `fp16: false` (then fp32)
+    /// (`normalize_config`, `src/axolotl/utils/config/__init__.py`:
+    /// `cfg.bf16 = True` where `is_torch_bf16_gpu_available()`, else `cfg.bf16 = False` and
+    /// `cfg.fp16 = True`): priced as `bf16: true` / `fp16: true` are.
+    fn auto_precision(&self, root: &Node, bf16: bool) -> Option<&'static str> {
+        if !root.get("bf16").and_then(Node::as_str).is_some_and(|s| s.eq_ignore_ascii_case("auto")) {
+            return None;
+        }
+        let no_fp16 = root.get("fp16").is_some_and(|n| n.value == crate::load::Value::Bool(false));
+        Some(match (bf16, no_fp16) {
+            (true, _) => "bf16-mixed",
+            (false, false) => "16-mixed",
+            (false, true) => "32-true",
+        })
+    }
+
     /// Axolotl's `HatcheryPlugin` with `hatchery.backend: tinker` trains on the remote Tinker
     /// service: the model is never loaded locally, and forward, backward and optimizer steps run
     /// through its API (axolotl `integrations/hatchery/plugin.py`, `trainer.py`).

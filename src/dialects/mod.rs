@@ -197,6 +197,13 @@ pub trait Framework: Sync {
         None
     }
 
+    /// The precision an `auto` precision resolves to on a card with (`bf16`) or without native
+    /// bf16, where the framework decides it from the card alone; `None` where it is not known
+    /// before launch. The memory model prices that precision on each GPU target.
+    fn auto_precision(&self, _root: &Node, _bf16: bool) -> Option<&'static str> {
+        None
+    }
+
     /// Why the sequence length the config states is only a cap: each batch is padded to its
     /// longest sample (no packing), so the memory at that length is reached only by data that
     /// long. `None` where every sample is that long (packing, padding to the length) or the

@@ -106,6 +106,9 @@ pub struct Cell {
     pub rows: usize,
     /// Smallest measured ÷ estimated live tensors over the cell's rows.
     pub ratio_min: f64,
+    /// Smallest measured live tensors ÷ estimated model states (and declared sizes) over the
+    /// cell's rows: how far below its states a run of this kind has been measured.
+    pub states_ratio_min: f64,
     /// Largest (measured tensors − model states) ÷ computed rows over the cell's rows that have
     /// computed rows large enough to measure it (`factor_measurable`; `factor_rows` of them).
     pub factor_max: f64,
@@ -151,6 +154,9 @@ pub struct Band {
     /// The lowest multiple of the estimate's live tensors the measured runs of this kind needed
     /// (the cell's smallest ratio, at most 1).
     pub low_ratio: f64,
+    /// The lowest multiple of the model states alone they needed (the cell's smallest states
+    /// ratio, at most 1): the low end is never below the states × it, whatever the rest.
+    pub low_states: f64,
     /// The highest multiple of the computed rows (activations, logits, workspaces) they needed
     /// (the cell's largest factor, at least 1).
     pub high_factor: f64,
@@ -180,13 +186,23 @@ impl Band {
                 measured_on: describe_cell(cell),
                 rows: cell.rows,
                 low_ratio: cell.ratio_min.clamp(0.0, 1.0),
+                low_states: cell.states_ratio_min.clamp(0.0, 1.0),
                 high_factor: cell.factor_max.max(1.0),
                 reserve,
                 calibrated_residual_bytes: None,
                 kind,
             },
             // Only an empty table has no pooled cell: no band, the estimate alone.
-            None => Band { measured_on: "no measured rows".into(), rows: 0, low_ratio: 1.0, high_factor: 1.0, reserve, calibrated_residual_bytes: None, kind },
+            None => Band {
+                measured_on: "no measured rows".into(),
+                rows: 0,
+                low_ratio: 1.0,
+                low_states: 1.0,
+                high_factor: 1.0,
+                reserve,
+                calibrated_residual_bytes: None,
+                kind,
+            },
         }
     }
 
@@ -195,6 +211,7 @@ impl Band {
     pub fn calibrated(mut self, residual: f64) -> Band {
         self.measured_on = "this run's measured peaks ([[calibration]])".into();
         self.low_ratio = 1.0;
+        self.low_states = 1.0;
         self.high_factor = 1.0;
         self.reserve = 1.0;
         self.calibrated_residual_bytes = Some(residual.max(0.0));
@@ -202,14 +219,22 @@ impl Band {
     }
 
     /// The low end: the estimate's live tensors but the declared sizes × the smallest measured
-    /// ratio, the declared sizes as stated, the reserve, the context.
+    /// ratio, the declared sizes as stated, and the context (no reserve: the allocator holds at
+    /// least what is allocated); never below the model states × the smallest measured states ratio.
     pub fn low(&self, at: &Parts) -> f64 {
         match self.calibrated_residual_bytes {
             Some(residual) => (at.total - residual).max(0.0),
             None => {
                 let declared = at.declared.max(0.0);
                 let rest = (at.total - at.context - declared).max(0.0);
-                (rest * self.low_ratio + declared) * self.reserve + at.context
+                // No allocator reserve at the low end: the caching allocator holds at least what
+                // is allocated, and the reserve's median is no bound (what it adds varies by run).
+                let spread = rest * self.low_ratio + declared + at.context;
+                // The model states (and declared sizes) alone, at the smallest multiple of them
+                // measured: an overestimate of the rest cannot take the low end below them.
+                let states = (at.total - at.context - at.computed.max(0.0)).max(0.0);
+                let states_only = (states * self.low_states).max(declared) + at.context;
+                spread.max(states_only)
             }
         }
     }
@@ -277,6 +302,8 @@ pub struct Measured {
     pub kind: Kind,
     pub ratio: f64,
     pub factor: Option<f64>,
+    /// Measured live tensors ÷ estimated model states (and declared sizes).
+    pub states_ratio: Option<f64>,
 }
 
 /// The table the accuracy rows give: every (method, sharding, framework) cell and the pooled
@@ -286,7 +313,7 @@ pub fn measure(rows: &[Measured], min_rows: usize, source: &str) -> Table {
     use std::collections::BTreeMap;
     type Key = (Option<Method>, Option<Sharding>, Option<String>);
     /// A cell's key, its ratios and its factors.
-    type Group = (Key, Vec<f64>, Vec<f64>);
+    type Group = (Key, Vec<f64>, Vec<f64>, Vec<f64>);
     let mut groups: BTreeMap<(String, String, String), Group> = BTreeMap::new();
     for row in rows.iter().filter(|r| r.ratio.is_finite() && r.ratio > 0.0) {
         let kind = &row.kind;
@@ -298,22 +325,26 @@ pub fn measure(rows: &[Measured], min_rows: usize, source: &str) -> Table {
         ];
         for (method, sharding, framework) in keys {
             let key = (method.as_ref().map(name).unwrap_or_default(), sharding.as_ref().map(name).unwrap_or_default(), framework.clone().unwrap_or_default());
-            let group = groups.entry(key).or_insert_with(|| ((method, sharding, framework), Vec::new(), Vec::new()));
+            let group = groups.entry(key).or_insert_with(|| ((method, sharding, framework), Vec::new(), Vec::new(), Vec::new()));
             group.1.push(row.ratio);
             if let Some(factor) = row.factor.filter(|f| f.is_finite()) {
                 group.2.push(factor.max(0.0));
+            }
+            if let Some(states) = row.states_ratio.filter(|r| r.is_finite()) {
+                group.3.push(states.max(0.0));
             }
         }
     }
     let round = |x: f64| (x * 1000.0).round() / 1000.0;
     let cells = groups
         .into_values()
-        .map(|((method, sharding, framework), ratios, factors)| Cell {
+        .map(|((method, sharding, framework), ratios, factors, states)| Cell {
             method,
             sharding,
             framework,
             rows: ratios.len(),
             ratio_min: round(ratios.iter().copied().fold(f64::INFINITY, f64::min)),
+            states_ratio_min: round(states.iter().copied().fold(1.0, f64::min)),
             factor_max: round(factors.iter().copied().fold(1.0, f64::max)),
             factor_rows: factors.len(),
         })
@@ -331,7 +362,7 @@ mod tests {
 
     #[test]
     fn a_cell_is_the_extremes_of_its_rows_and_pooled_cells_hold_every_row() {
-        let row = |method, framework: &str, ratio, factor| Measured { kind: kind(method, framework), ratio, factor };
+        let row = |method, framework: &str, ratio, factor| Measured { kind: kind(method, framework), ratio, factor, states_ratio: None };
         let rows = [row(Method::Lora, "litgpt", 0.8, Some(0.5)), row(Method::Lora, "litgpt", 1.1, Some(1.4)), row(Method::Full, "native", 1.0, None)];
         let table = measure(&rows, 2, "test");
         let litgpt = table.cells.iter().find(|c| c.framework.as_deref() == Some("litgpt")).unwrap();
@@ -347,6 +378,7 @@ mod tests {
             measured_on: String::new(),
             rows: 4,
             low_ratio: 0.9,
+            low_states: 1.0,
             high_factor: 1.25,
             reserve: 1.05,
             calibrated_residual_bytes: None,
@@ -354,11 +386,11 @@ mod tests {
         // 11 GiB: 1 GiB context, 6 GiB model states, 4 GiB computed rows.
         let gib = 1024.0 * 1024.0 * 1024.0;
         let at = Parts { total: 11.0 * gib, computed: 4.0 * gib, declared: 0.0, context: gib };
-        assert!((band.low(&at) / gib - (10.0 * 0.9 * 1.05 + 1.0)).abs() < 1e-9);
+        assert!((band.low(&at) / gib - (10.0 * 0.9 + 1.0)).abs() < 1e-9);
         assert!((band.high(&at) / gib - ((6.0 + 4.0 * 1.25) * 1.05 + 1.0)).abs() < 1e-9);
         // 2 GiB of the states declared instead: taken as stated at both ends.
         let declared = Parts { declared: 2.0 * gib, ..at };
-        assert!((band.low(&declared) / gib - ((8.0 * 0.9 + 2.0) * 1.05 + 1.0)).abs() < 1e-9);
+        assert!((band.low(&declared) / gib - (8.0 * 0.9 + 2.0 + 1.0)).abs() < 1e-9);
         let measured = band.calibrated(0.5 * gib);
         let at = Parts { total: 10.0 * gib, computed: 0.0, declared: 0.0, context: gib };
         assert!((measured.high(&at) / gib - 10.5).abs() < 1e-9);
