@@ -32,6 +32,7 @@ macro_rules! registry {
 registry! {
     native => NATIVE,
     openrlhf => OPENRLHF,
+    gpt_neox => GPT_NEOX,
     deepspeed => DEEPSPEED,
     accelerate => ACCELERATE,
     torchtune => TORCHTUNE,
@@ -41,6 +42,8 @@ registry! {
     hf_trainer => HF_TRAINER,
     llm_foundry => LLM_FOUNDRY,
     nemo => NEMO,
+    nanotron => NANOTRON,
+    maxtext => MAXTEXT,
     lightning => LIGHTNING,
     hydra => HYDRA,
     model_config => MODEL_CONFIG,
@@ -103,6 +106,12 @@ pub trait Framework: Sync {
     /// The keys the framework knows, for SCH003.
     fn known_keys(&self, _root: &Node) -> Option<KnownKeys> {
         None
+    }
+
+    /// A key as the framework matches it against its known keys (SCH003): GPT-NeoX reads
+    /// `pipe-parallel-size` as `pipe_parallel_size`. The key itself by default.
+    fn known_key_spelling(&self, key: &str) -> String {
+        key.to_owned()
     }
 
     /// The path a launch line's `key=value` override sets in this framework's config: the
@@ -522,7 +531,7 @@ mod tests {
         assert_eq!((dialect.name(), reason.as_str()), ("bindings", "the manifest's [bindings] match loader.batch"));
         let (dialect, reason) = detect_yaml("loader:\n  batch: 8\n", None, &["absent.path"]);
         assert_eq!(dialect.name(), "unknown");
-        assert!(reason.starts_with("no framework's keys found (native, OpenRLHF, DeepSpeed,"), "{reason}");
+        assert!(reason.starts_with("no framework's keys found (native, OpenRLHF, GPT-NeoX, DeepSpeed,"), "{reason}");
         assert!(!reason.contains("shell script"), "pseudo-dialects are not listed: {reason}");
     }
 }

@@ -220,9 +220,13 @@ impl BatchView {
             (Some(_), None) => (None, WorldSource::Unknown),
             // No positive device count (absent, `-1`, `"auto"`: every visible GPU): the
             // launcher decides, and `--world-size` / the manifest's `world-size` say what it decides.
-            (None, _) => match world_override.filter(|w| *w > 0) {
-                Some(w) => (Some(u64::from(w)), WorldSource::CommandLineOrManifest),
-                None => (None, WorldSource::Unknown),
+            // The launcher's world counts processes (GPUs), as a config's devices do: the
+            // data-parallel world is that ÷ the model-parallel degrees (GPT-NeoX's
+            // `calculate_derived`: `dp_world_size = (global_num_gpus / pp_size) / mp_size`;
+            // Megatron-LM's and NeMo's `data_parallel_size = world_size // (TP × PP × CP)`).
+            (None, model_parallel) => match (world_override.filter(|w| *w > 0).map(u64::from), model_parallel) {
+                (Some(gpus), Some(model_parallel)) if gpus % model_parallel == 0 => (Some(gpus / model_parallel), WorldSource::CommandLineOrManifest),
+                _ => (None, WorldSource::Unknown),
             },
         };
         let mut view = BatchView {

@@ -60,7 +60,8 @@ declare_rule! {
 pub fn check(resolved: &ResolvedConfig) -> Option<Diagnostic> {
     let (launched, from) = resolved.batch.launched_world.as_ref()?;
     let source = resolved.detection.dialect.refuses_other_world()?;
-    let world = resolved.batch.world_size?;
+    // Processes, not the data-parallel world: the launcher starts one per GPU, model-parallel ones included.
+    let world = resolved.processes()?;
     let framework = resolved.detection.dialect.title();
     let nodes = resolved.role(Role::Nodes).and_then(|v| v.as_u64());
     let processes = |n: u64| format!("{n} process{}", if n == 1 { "" } else { "es" });

@@ -19,15 +19,18 @@ pub fn check(checker: &mut Checker, document: &Document, root: &Node, resolved: 
     let pointer = if known.path.is_empty() { String::new() } else { format!("/{}", known.path.replace('.', "/")) };
     let mapping = if known.path.is_empty() { Some(root) } else { root.get_dotted(&known.path) };
     let Some(mapping) = mapping else { return };
+    let dialect = resolved.detection.dialect;
+    let spelling = |key: &str| dialect.known_key_spelling(key);
     if !known.strict {
-        near_misses(checker, document, mapping, &pointer, known.keys);
+        near_misses(checker, document, mapping, &pointer, known.keys, &spelling);
         return;
     }
     let Some(entries) = mapping.entries() else { return };
     // The owned names the diagnostic takes, built only when a key is reported.
     let mut names: Option<Vec<String>> = None;
     for entry in entries {
-        if entry.key.starts_with('_') || known.keys.contains(&entry.key.as_str()) || known.reported_elsewhere.contains(&entry.key.as_str()) {
+        let key = spelling(&entry.key);
+        if entry.key.starts_with('_') || known.keys.contains(&key.as_str()) || known.reported_elsewhere.contains(&key.as_str()) {
             continue;
         }
         let names = names.get_or_insert_with(|| owned(known.keys));
@@ -36,7 +39,7 @@ pub fn check(checker: &mut Checker, document: &Document, root: &Node, resolved: 
 }
 
 /// Unknown keys within two edits of a known one (and not themselves known).
-fn near_misses(checker: &mut Checker, document: &Document, root: &Node, pointer: &str, known: &'static [&'static str]) {
+fn near_misses(checker: &mut Checker, document: &Document, root: &Node, pointer: &str, known: &'static [&'static str], spelling: &dyn Fn(&str) -> String) {
     let Some(entries) = root.entries() else { return };
     // The known keys normalised once per key set (they are static per dialect), and
     // the buffers of the comparisons shared by every key of the mapping.
@@ -44,7 +47,7 @@ fn near_misses(checker: &mut Checker, document: &Document, root: &Node, pointer:
     let mut scratch = KeyScratch::default();
     let mut names: Option<Vec<String>> = None;
     for entry in entries {
-        if known.contains(&entry.key.as_str()) || entry.key.starts_with('_') {
+        if known.contains(&spelling(&entry.key).as_str()) || entry.key.starts_with('_') {
             continue;
         }
         if normalized.any_within(&entry.key, 2, &mut scratch) {
