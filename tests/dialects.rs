@@ -562,6 +562,14 @@ fn gpt_neox_data_parallel_world_is_gpus_over_pipe_times_model() {
     let unknown: Vec<u64> = found.iter().filter(|(c, _)| c == "SCH003").map(|(_, line)| *line).collect();
     assert_eq!((code, unknown), (Some(1), vec![83, 84]), "{found:?}");
     assert!(!check_json(file, &[]).1.iter().any(|(c, _)| c == "SCH003"));
+    // A renamed argument gets its new name, not the nearest spelling (`eval_interval`):
+    // configs/autotuning_configs/small_tune.json at the same commit, verbatim.
+    let output = common::trainlint(&["check", "--output-format", "json", "fixtures/dialects/gpt_neox/small_tune.json"]);
+    let value: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
+    let renamed: Vec<&serde_json::Value> = value["diagnostics"].as_array().unwrap().iter().filter(|d| d["code"] == "SCH003").collect();
+    assert_eq!(renamed.len(), 1, "{value:#}");
+    assert!(renamed[0]["message"].as_str().unwrap().ends_with("GPT-NeoX renamed it `checkpoint_factor`"), "{value:#}");
+    assert!(renamed[0].to_string().contains("\\\"checkpoint_factor\\\""), "the fix keeps the quotes: {value:#}");
     // A plain DeepSpeed config stays DeepSpeed's.
     assert_eq!(show("fixtures/dialects/deepspeed_auto_pair/ds_zero2.json", &[])["dialect"], "deepspeed");
 }

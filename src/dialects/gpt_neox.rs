@@ -423,6 +423,16 @@ const KNOWN_KEYS: [&str; 318] = [
     "zero_stage",
 ];
 
+/// Arguments GPT-NeoX renamed. `save_interval` became `checkpoint_factor` in commit 8d1c5c88
+/// ("Allow specifying arbitrary step numbers for saving extra checkpoints", #737): with the default
+/// `checkpoint_scale: linear` it is the same interval (`neox_args.py`, `checkpoint_factor`), and
+/// `configs/20B.yml` says "`checkpoint_factor`: this variable previously called `save-interval`".
+const RENAMED: [super::Renamed; 1] = [super::Renamed {
+    old: "save_interval",
+    new: "checkpoint_factor",
+    why: "`save_interval` became `checkpoint_factor` in gpt-neox commit 8d1c5c88 (#737); with the default `checkpoint_scale: linear` it is the same interval",
+}];
+
 impl Framework for GptNeox {
     fn name(&self) -> &'static str {
         "gpt-neox"
@@ -480,6 +490,10 @@ impl Framework for GptNeox {
     /// `NeoXArgs(**config)` raises on a key that is not a field: every unknown top-level key.
     fn known_keys(&self, _root: &Node) -> Option<KnownKeys> {
         Some(KnownKeys { path: String::new(), keys: &KNOWN_KEYS, strict: true, reported_elsewhere: &[] })
+    }
+
+    fn renamed_keys(&self) -> &'static [super::Renamed] {
+        &RENAMED
     }
 
     /// `from_ymls`: `conf_key.replace("-", "_")` before the keys are matched.

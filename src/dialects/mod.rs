@@ -114,6 +114,12 @@ pub trait Framework: Sync {
         key.to_owned()
     }
 
+    /// Keys the framework renamed: an old name is reported (SCH003) with its new name as the
+    /// rename, whatever the spelling distance.
+    fn renamed_keys(&self) -> &'static [Renamed] {
+        &[]
+    }
+
     /// The path a launch line's `key=value` override sets in this framework's config: the
     /// key itself, unless the framework routes it elsewhere (torchtune sets a component's
     /// `_component_`).
@@ -218,6 +224,16 @@ pub trait Framework: Sync {
     fn pinned_values(&self, _root: &Node) -> Vec<Pinned> {
         Vec::new()
     }
+}
+
+/// A key the framework renamed (`Framework::renamed_keys`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Renamed {
+    /// The old name, as `Framework::known_key_spelling` spells it.
+    pub old: &'static str,
+    pub new: &'static str,
+    /// Where the framework renamed it.
+    pub why: &'static str,
 }
 
 /// A key the framework requires at one value (`Framework::pinned_values`).
