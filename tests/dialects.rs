@@ -629,6 +629,10 @@ fn nanotron_launch_is_compared_with_all_its_gpus() {
         let value: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
         let codes: Vec<String> = value["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap().to_owned()).collect();
         assert_eq!(codes, expected, "{processes} processes: {value:#}");
+        if let Some(finding) = value["diagnostics"].as_array().unwrap().first() {
+            let message = finding["message"].as_str().unwrap();
+            assert!(message.starts_with("the config asks for 8 processes (`parallelism.dp` × the tensor"), "dp itself is 4: {message}");
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
