@@ -636,3 +636,23 @@ fn nanotron_launch_is_compared_with_all_its_gpus() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// NeMo's tensor × pipeline-parallel run on 2 nodes × 8 GPUs, launched on 16 processes, is the
+/// run its config states: BAT009 compares the launch with the GPUs (16), not with the
+/// data-parallel world (16 ÷ (2 × 2) = 4). On 4 processes it is BAT009.
+#[test]
+fn nemo_launch_is_compared_with_all_its_gpus() {
+    for (per_node, expected) in [(8, vec![]), (2, vec!["BAT009".to_owned()])] {
+        let dir = std::env::temp_dir().join(format!("trainlint-nemo-launch-{}-{per_node}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(common::repo().join("fixtures/dialects/nemo/gpt_pretrain_tp2.yaml"), dir.join("gpt_pretrain_tp2.yaml")).unwrap();
+        let line = format!("torchrun --nnodes 2 --nproc_per_node {per_node} megatron_gpt_pretraining.py --config-path . --config-name gpt_pretrain_tp2.yaml\n");
+        std::fs::write(dir.join("train.sh"), line).unwrap();
+        let output = common::trainlint_in(&dir, &["check", "--output-format", "json", "--select", "BAT", "."]);
+        let value: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
+        let codes: Vec<String> = value["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap().to_owned()).collect();
+        assert_eq!(codes, expected, "{per_node} per node: {value:#}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
