@@ -62,10 +62,14 @@ const BINDINGS: [(Role, &str); 13] = [
 ];
 
 /// NeoX arguments that name a GPT-NeoX model and no DeepSpeed, Megatron-LM or Hugging Face
-/// key: the parallel layout in NeoX's own names (Megatron-LM says
-/// `pipeline_model_parallel_size`), and the model's NeoX-only switches (`neox_args.py`).
+/// key: the pipeline degree in NeoX's own name (Megatron-LM says `pipeline_model_parallel_size`;
+/// `model_parallel_size` is also Megatron-LM's older `--model-parallel-size`, so it counts only
+/// beside another NeoX key), and the model's NeoX-only switches (`neox_args.py`). Arguments NeoX
+/// shares with Megatron-LM (`lr_decay_style`, `data_impl`, `tokenizer_type`,
+/// `synchronize_each_layer`: microsoft/Megatron-DeepSpeed `megatron/arguments.py`) are no evidence:
+/// a Megatron launch line has them too.
 const PRIMARY: [&str; 2] = ["pipe_parallel_size", "model_parallel_size"];
-const SECONDARY: [&str; 14] = [
+const SECONDARY: [&str; 10] = [
     "pos_emb",
     "rotary_pct",
     "gpt_j_residual",
@@ -76,10 +80,6 @@ const SECONDARY: [&str; 14] = [
     "output_layer_init_method",
     "attention_config",
     "checkpoint_factor",
-    "lr_decay_style",
-    "data_impl",
-    "tokenizer_type",
-    "synchronize_each_layer",
 ];
 
 /// The top-level keys of `root`, each as `from_ymls` reads it (`-` → `_`).
@@ -93,7 +93,8 @@ fn evidence(root: &Node) -> Option<String> {
     let primary: Vec<&str> = PRIMARY.iter().copied().filter(|k| has(k)).collect();
     let secondary: Vec<&str> = SECONDARY.iter().copied().filter(|k| has(k)).collect();
     let quoted = |keys: &[&str]| keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
-    if !primary.is_empty() && (primary.len() == 2 || !secondary.is_empty()) {
+    let neox_only = primary.contains(&"pipe_parallel_size");
+    if !primary.is_empty() && (neox_only || !secondary.is_empty()) {
         let with = if secondary.is_empty() { String::new() } else { format!(" with {}", quoted(&secondary)) };
         return Some(format!("GPT-NeoX arguments {}{with}", quoted(&primary)));
     }
@@ -444,7 +445,7 @@ impl Framework for GptNeox {
 
     fn doc(&self) -> Doc {
         Doc {
-            evidence: "`pipe_parallel_size` / `model_parallel_size` (either spelling, `-` or `_`) with each other or with a NeoX-only model key (`pos_emb`, `rotary_pct`, `gpt_j_residual`, `attention_config`, …), or two NeoX-only keys; read before DeepSpeed, whose keys NeoX files carry",
+            evidence: "`pipe_parallel_size` (either spelling, `-` or `_`), `model_parallel_size` with a NeoX-only model key (`pos_emb`, `rotary_pct`, `gpt_j_residual`, `attention_config`, …), or two NeoX-only keys; read before DeepSpeed, whose keys NeoX files carry; keys NeoX shares with Megatron-LM are no evidence",
             roles: "`train_micro_batch_size_per_gpu`, `gradient_accumulation_steps`, `train_batch_size`, `model_parallel_size` (tensor), `pipe_parallel_size`, `num_layers`, `hidden_size`, `num_attention_heads`, `seq_length`, `checkpoint_activations`, `zero_optimization.stage`, `optimizer.params.lr`; precision from `precision` or `fp16.enabled` / `bf16.enabled`",
             semantics: "data-parallel world = GPUs ÷ (max(pipe, 1) × max(model, 1)), which must be whole; DeepSpeed's derivation on that world, asserted (`calculate_batch_parameters`, `check_batch_parameters`); GPUs from the launch (hostfile or visible devices); an unknown top-level key raises (SCH003 reports each); `-` in a top-level key reads as `_`; memory not estimated (Megatron kernels, pipeline engine, padded vocabulary)",
         }
@@ -556,6 +557,8 @@ mod tests {
         // A plain DeepSpeed config stays DeepSpeed's, and one NeoX-looking key is not enough.
         assert_eq!(detected("train_micro_batch_size_per_gpu: 4\nzero_optimization:\n  stage: 1\n"), "deepspeed");
         assert_eq!(detected("train_micro_batch_size_per_gpu: 4\nmodel_parallel_size: 2\n"), "deepspeed");
+        // Megatron-LM's flags NeoX shares (microsoft/Megatron-DeepSpeed `examples/pretrain_bert.sh`).
+        assert_eq!(detected("num-layers: 24\nmicro-batch-size: 4\nlr-decay-style: linear\ndata-impl: mmap\nmodel-parallel-size: 2\n"), "unknown");
     }
 
     #[test]
