@@ -605,6 +605,8 @@ fn maxtext_batch_over_every_chip_and_no_memory_verdict() {
     let fractional = show(file, &["--world-size", "8", "--set", "per_device_batch_size=0.25"]);
     assert!(fractional["effective_batch"].is_null(), "{fractional:#}");
     assert_eq!(check_json(file, &["--world-size", "8", "--set", "per_device_batch_size=0.25"]).0, Some(0));
+    let text = common::stdout(&common::trainlint(&["show", file, "--world-size", "8", "--set", "per_device_batch_size=0.25"]));
+    assert!(text.contains("effective batch: unknown: the micro batch `per_device_batch_size` = 0.25 is not a whole number"), "{text}");
     let output = common::trainlint(&["check", file, "--world-size", "8", "--gpu", "h100-sxm", "--show-infos", "--output-format", "concise"]);
     let text = common::stdout(&output);
     assert_eq!(output.status.code(), Some(0), "{text}");
