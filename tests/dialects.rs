@@ -546,6 +546,8 @@ fn gpt_neox_data_parallel_world_is_gpus_over_pipe_times_model() {
     assert_eq!(view["effective_batch"], 1536);
     assert_eq!(show(file, &["--world-size", "16"])["effective_batch"], 4 * 32 * 2);
     assert!(show(file, &["--world-size", "20"])["effective_batch"].is_null(), "20 GPUs do not split into replicas of 8");
+    // DeepSpeed's PipelineModule balances the 44 layers over 5 stages: no PAR001 (`pipe_partition_method`).
+    assert_eq!(check_json(file, &["--world-size", "10", "--set", "pipe_parallel_size=5", "--set", "model_parallel_size=1"]).0, Some(0));
     // A stated global batch is checked on the data-parallel world: 1536 holds on 96 GPUs, not on 48.
     assert_eq!(check_json(file, &["--world-size", "96", "--set", "train_batch_size=1536"]).0, Some(0));
     let (code, found) = check_json(file, &["--world-size", "48", "--set", "train_batch_size=1536"]);
@@ -588,6 +590,8 @@ fn nanotron_world_is_dp_times_tp_times_pp() {
     let view = show(file, &["--set", "parallelism.dp=2", "--set", "parallelism.pp=2", "--set", "tokens.batch_accumulation_per_replica=8"]);
     assert_eq!((view["roles"]["devices"]["value"].clone(), view["effective_batch"].clone()), (8.into(), (3 * 8 * 2).into()));
     assert_eq!(check_json(file, &[]), (Some(0), vec![]));
+    // The blocks are balanced over the pipeline ranks by cost (`build_model`): 28 layers on pp 3 is no PAR001.
+    assert_eq!(check_json(file, &["--set", "parallelism.pp=3", "--set", "parallelism.dp=1"]), (Some(0), vec![]));
     // nanotron asserts num_attention_heads % tp == 0 (`Config.__post_init__`): PAR001.
     let (code, found) = check_json(file, &["--set", "parallelism.tp=3"]);
     assert_eq!(code, Some(1), "{found:?}");

@@ -447,7 +447,7 @@ impl Framework for GptNeox {
         Doc {
             evidence: "`pipe_parallel_size` (either spelling, `-` or `_`), `model_parallel_size` with a NeoX-only model key (`pos_emb`, `rotary_pct`, `gpt_j_residual`, `attention_config`, …), or two NeoX-only keys; read before DeepSpeed, whose keys NeoX files carry; keys NeoX shares with Megatron-LM are no evidence",
             roles: "`train_micro_batch_size_per_gpu`, `gradient_accumulation_steps`, `train_batch_size`, `model_parallel_size` (tensor), `pipe_parallel_size`, `num_layers`, `hidden_size`, `num_attention_heads`, `seq_length`, `checkpoint_activations`, `zero_optimization.stage`, `optimizer.params.lr`; precision from `precision` or `fp16.enabled` / `bf16.enabled`",
-            semantics: "data-parallel world = GPUs ÷ (max(pipe, 1) × max(model, 1)), which must be whole; DeepSpeed's derivation on that world, asserted (`calculate_batch_parameters`, `check_batch_parameters`); GPUs from the launch (hostfile or visible devices); an unknown top-level key raises (SCH003 reports each); `-` in a top-level key reads as `_`; memory not estimated (Megatron kernels, pipeline engine, padded vocabulary)",
+            semantics: "data-parallel world = GPUs ÷ (max(pipe, 1) × max(model, 1)), which must be whole; DeepSpeed's derivation on that world, asserted (`calculate_batch_parameters`, `check_batch_parameters`); GPUs from the launch (hostfile or visible devices); heads ÷ model parallel (PAR001), the layers balanced over the pipeline stages (no split needed); an unknown top-level key raises (SCH003 reports each); `-` in a top-level key reads as `_`; memory not estimated (Megatron kernels, pipeline engine, padded vocabulary)",
         }
     }
 
@@ -495,6 +495,14 @@ impl Framework for GptNeox {
 
     fn renamed_keys(&self) -> &'static [super::Renamed] {
         &RENAMED
+    }
+
+    /// NeoX builds a DeepSpeed `PipelineModule(partition_method=pipe_partition_method)`
+    /// (`megatron/model/gpt2_model.py`), default `"type:transformer|mlp"`: DeepSpeed balances the
+    /// matching layers over the stages (`neox_args.py`, `pipe_partition_method`); the number of
+    /// layers need not divide by the pipeline degree.
+    fn pipeline_balances_layers(&self) -> bool {
+        true
     }
 
     /// `from_ymls`: `conf_key.replace("-", "_")` before the keys are matched.

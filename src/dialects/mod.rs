@@ -114,6 +114,13 @@ pub trait Framework: Sync {
         key.to_owned()
     }
 
+    /// Whether the framework spreads the layers over pipeline stages without needing the pipeline
+    /// degree to divide them (it balances them by cost; the dialect file cites where): PAR001 then
+    /// does not ask layers ÷ pipeline parallel to be whole, as Megatron-LM does.
+    fn pipeline_balances_layers(&self) -> bool {
+        false
+    }
+
     /// Keys the framework renamed: an old name is reported (SCH003) with its new name as the
     /// rename, whatever the spelling distance.
     fn renamed_keys(&self) -> &'static [Renamed] {

@@ -79,7 +79,7 @@ impl Framework for Nanotron {
         Doc {
             evidence: "a `parallelism:` mapping with `dp`, `tp` and `pp`, beside `tokens:`, `general:` or `model.model_config`",
             roles: "`tokens.micro_batch_size`, `tokens.batch_accumulation_per_replica`, `tokens.sequence_length`, `parallelism.dp`/`tp`/`pp`/`context_parallel_size`, `model.model_config.hidden_size`/`num_hidden_layers`/`num_attention_heads`/`vocab_size`, `optimizer.zero_stage`, `optimizer.learning_rate_scheduler.learning_rate`",
-            semantics: "world = dp × tp × pp × cp, stated by the config (nanotron asserts it equals the launch's WORLD_SIZE: BAT009); effective batch = micro × accumulation × dp (`Config.global_batch_size`); a near miss of a top-level key is reported (dacite raises on unknown keys, but a trainer may subclass `Config`); memory not estimated (nanotron's own TP/PP engine)",
+            semantics: "world = dp × tp × pp × cp, stated by the config (nanotron asserts it equals the launch's WORLD_SIZE: BAT009); effective batch = micro × accumulation × dp (`Config.global_batch_size`); heads ÷ tp (PAR001), the layers balanced over pp by cost (no split needed); a near miss of a top-level key is reported (dacite raises on unknown keys, but a trainer may subclass `Config`); memory not estimated (nanotron's own TP/PP engine)",
         }
     }
 
@@ -106,6 +106,13 @@ impl Framework for Nanotron {
             out.push(Role::Devices, world.into(), "parallelism.dp");
         }
         out.0
+    }
+
+    /// `build_model` (`src/nanotron/models/base.py`) cuts the blocks at thresholds of their
+    /// cumulative compute cost (`get_block_compute_costs`), one share per pipeline rank: any number
+    /// of layers splits over any pipeline degree.
+    fn pipeline_balances_layers(&self) -> bool {
+        true
     }
 
     fn world_size(&self) -> WorldSize {

@@ -11,7 +11,9 @@ declare_rule! {
     /// context parallel) against the run and the model: tensor × pipeline ×
     /// context parallel must divide the GPUs (devices × nodes), the attention
     /// heads must divide by the tensor-parallel degree, and the layers by the
-    /// pipeline-parallel degree. The data-parallel world is then devices ×
+    /// pipeline-parallel degree — except in frameworks that balance the layers
+    /// over their stages by cost (GPT-NeoX's DeepSpeed `PipelineModule`,
+    /// nanotron's `build_model`). The data-parallel world is then devices ×
     /// nodes ÷ (tensor × pipeline × context parallel).
     ///
     /// ## Why is this bad?
@@ -94,7 +96,10 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig) -> bool {
     if let Some(diagnostic) = shape(resolved, Role::Heads, "attention heads", Role::TensorParallel, tp, room(pp.checked_mul(cp))) {
         checker.report(diagnostic);
     }
-    if let Some(diagnostic) = shape(resolved, Role::Layers, "layers", Role::PipelineParallel, pp, room(tp.checked_mul(cp))) {
+    // A framework that balances the layers over its stages by cost needs no even split.
+    if !resolved.detection.dialect.pipeline_balances_layers()
+        && let Some(diagnostic) = shape(resolved, Role::Layers, "layers", Role::PipelineParallel, pp, room(tp.checked_mul(cp)))
+    {
         checker.report(diagnostic);
     }
     world_wrong
