@@ -546,6 +546,8 @@ fn gpt_neox_data_parallel_world_is_gpus_over_pipe_times_model() {
     assert_eq!(view["effective_batch"], 1536);
     assert_eq!(show(file, &["--world-size", "16"])["effective_batch"], 4 * 32 * 2);
     assert!(show(file, &["--world-size", "20"])["effective_batch"].is_null(), "20 GPUs do not split into replicas of 8");
+    // NeoX asserts "(global_num_gpus / pp_size) / mp_size … must be a whole number": PAR001, not BAT006.
+    assert_eq!(check_json(file, &["--world-size", "20"]), (Some(1), vec![("PAR001".to_owned(), 17)]));
     // DeepSpeed's PipelineModule balances the 44 layers over 5 stages: no PAR001 (`pipe_partition_method`).
     assert_eq!(check_json(file, &["--world-size", "10", "--set", "pipe_parallel_size=5", "--set", "model_parallel_size=1"]).0, Some(0));
     // A stated global batch is checked on the data-parallel world: 1536 holds on 96 GPUs, not on 48.

@@ -98,6 +98,11 @@ pub struct BatchView {
     /// it is (BAT009 where the framework refuses that).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub launched_world: Option<(u64, String)>,
+    /// The GPUs `--world-size`, the manifest or a launch gives (the config states none) when the
+    /// tensor × pipeline × context-parallel degrees do not divide them: no data-parallel world
+    /// (PAR001).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undivided_launch: Option<u64>,
 }
 
 /// A set of data-parallel world sizes, as it is worded (`describe`).
@@ -204,6 +209,7 @@ impl BatchView {
         if model_parallel.is_none() {
             overflow = Some(format!("tensor × pipeline × context parallel = {} × {} × {}", degrees[0], degrees[1], degrees[2]));
         }
+        let mut undivided_launch = None;
         let (world_size, world_source) = match (int(Role::Devices).filter(|d| *d > 0), model_parallel) {
             (Some(devices), Some(model_parallel)) => {
                 let nodes = int(Role::Nodes).unwrap_or(1);
@@ -226,6 +232,10 @@ impl BatchView {
             // Megatron-LM's and NeMo's `data_parallel_size = world_size // (TP × PP × CP)`).
             (None, model_parallel) => match (world_override.filter(|w| *w > 0).map(u64::from), model_parallel) {
                 (Some(gpus), Some(model_parallel)) if gpus % model_parallel == 0 => (Some(gpus / model_parallel), WorldSource::CommandLineOrManifest),
+                (Some(gpus), Some(_)) => {
+                    undivided_launch = Some(gpus);
+                    (None, WorldSource::Unknown)
+                }
                 _ => (None, WorldSource::Unknown),
             },
         };
@@ -244,6 +254,7 @@ impl BatchView {
             worlds: None,
             launcher: None,
             launched_world: None,
+            undivided_launch,
         };
         // A batch value that is present but not a whole number (a quoted "4", a
         // `${...}` interpolation) is unknown, not absent: nothing is derived from it.
@@ -301,6 +312,7 @@ impl BatchView {
                 worlds: None,
                 launcher: None,
                 launched_world: None,
+                undivided_launch: None,
             };
             trial.derive(semantics, false);
             trial
@@ -514,6 +526,7 @@ mod tests {
             worlds: None,
             launcher: None,
             launched_world: None,
+            undivided_launch: None,
         };
         v.derive(crate::dialects::deepspeed::DEEPSPEED.batch(), false);
         v

@@ -320,9 +320,11 @@ fn launched(
     launch_overrides.retain(|(path, _)| !settings.sets.iter().any(|(key, _)| key.trim_start_matches('+') == path));
     resolved.launch_overrides = launch_overrides;
     if let Some((_, from)) = launcher
-        && resolved.batch.world_source == WorldSource::CommandLineOrManifest
+        && (resolved.batch.world_source == WorldSource::CommandLineOrManifest || resolved.batch.undivided_launch.is_some())
     {
-        resolved.batch.world_source = WorldSource::Launcher;
+        if resolved.batch.world_source == WorldSource::CommandLineOrManifest {
+            resolved.batch.world_source = WorldSource::Launcher;
+        }
         resolved.batch.launcher = Some(from);
     }
     // The config states its devices and a launch starts another number of processes (BAT009).
