@@ -27,7 +27,7 @@ fn one_config_of_every_dialect() {
     let at = |p: &str| if p.starts_with("fixtures/") { p.to_owned() } else { corpus.join(p).display().to_string() };
     // (corpus or fixture path, dialect, expected roles)
     type Case<'a> = (&'a str, &'a str, &'a [(&'a str, serde_json::Value)]);
-    let cases: [Case; 15] = [
+    let cases: [Case; 18] = [
         (
             "fixtures/dialects/litgpt/config_hub/finetune/llama-2-7b/lora.yaml",
             "litgpt",
@@ -91,6 +91,43 @@ fn one_config_of_every_dialect() {
                 ("precision", "bf16-mixed".into()),
             ],
         ),
+        // GPT-NeoX's own configs/20B.yml, nanotron's examples/config_tiny_llama.yaml, MaxText's
+        // configs/gpu/models/llama2_7b.yml, copied verbatim (their commits are in their first line).
+        (
+            "fixtures/dialects/gpt_neox/20B.yml",
+            "gpt-neox",
+            &[
+                ("micro_batch", 4.into()),
+                ("accumulation", 32.into()),
+                ("tensor_parallel", 2.into()),
+                ("pipeline_parallel", 4.into()),
+                ("layers", 44.into()),
+                ("hidden_size", 6144.into()),
+                ("heads", 64.into()),
+                ("sequence_length", 2048.into()),
+                ("zero_stage", 1.into()),
+                ("precision", "16-mixed".into()),
+                ("activation_checkpointing", true.into()),
+            ],
+        ),
+        (
+            "fixtures/dialects/nanotron/config_tiny_llama.yaml",
+            "nanotron",
+            &[
+                ("micro_batch", 3.into()),
+                ("accumulation", 1.into()),
+                ("devices", 8.into()),
+                ("tensor_parallel", 2.into()),
+                ("pipeline_parallel", 1.into()),
+                ("sequence_length", 4096.into()),
+                ("hidden_size", 2048.into()),
+                ("layers", 28.into()),
+                ("heads", 16.into()),
+                ("vocab_size", 128256.into()),
+                ("zero_stage", 0.into()),
+            ],
+        ),
+        ("fixtures/dialects/maxtext/llama2_7b.yml", "maxtext", &[("micro_batch", 4.into()), ("sequence_length", 4096.into())]),
     ];
     // Every registered framework (the native format has its own tests) has a real config here.
     for dialect in trainlint::dialects::ALL.iter().filter(|d| !d.pseudo() && !d.is_native()) {
@@ -539,4 +576,135 @@ fn torchtune_before_0_3_reads_the_dataset_max_seq_len() {
     let (value, _, line) = role(&view, "sequence_length");
     assert_eq!((value, line), (4096.into(), 31));
     assert_eq!(role(&view, "optimizer").0, "paged_adamw_32bit");
+}
+
+/// GPT-NeoX's 20B config as trained (96 GPUs, pipe 4 × model 2): the data-parallel world is
+/// 96 ÷ 8 = 12 and the effective batch 4 × 32 × 12 = 1,536 (gpt-neox `calculate_derived`), not
+/// 4 × 32 × 96. A world the degrees do not divide has no data-parallel size.
+#[test]
+fn gpt_neox_data_parallel_world_is_gpus_over_pipe_times_model() {
+    let file = "fixtures/dialects/gpt_neox/20B.yml";
+    let view = show(file, &["--world-size", "96"]);
+    assert_eq!(view["dialect"], "gpt-neox", "{}", view["dialect_reason"]);
+    assert_eq!(view["batch"]["world_size"], 12);
+    assert_eq!(view["effective_batch"], 1536);
+    assert_eq!(show(file, &["--world-size", "16"])["effective_batch"], 4 * 32 * 2);
+    assert!(show(file, &["--world-size", "20"])["effective_batch"].is_null(), "20 GPUs do not split into replicas of 8");
+    // NeoX asserts "(global_num_gpus / pp_size) / mp_size … must be a whole number": PAR001, not BAT006.
+    assert_eq!(check_json(file, &["--world-size", "20"]), (Some(1), vec![("PAR001".to_owned(), 17)]));
+    // DeepSpeed's PipelineModule balances the 44 layers over 5 stages: no PAR001 (`pipe_partition_method`).
+    assert_eq!(check_json(file, &["--world-size", "10", "--set", "pipe_parallel_size=5", "--set", "model_parallel_size=1"]).0, Some(0));
+    // A stated global batch is checked on the data-parallel world: 1536 holds on 96 GPUs, not on 48.
+    assert_eq!(check_json(file, &["--world-size", "96", "--set", "train_batch_size=1536"]).0, Some(0));
+    let (code, found) = check_json(file, &["--world-size", "48", "--set", "train_batch_size=1536"]);
+    assert_eq!(code, Some(1), "{found:?}");
+    assert!(found.iter().any(|(c, _)| c == "BAT004"), "{found:?}");
+    // NeoX's own `comment` (DeepSpeed runner's `--comment`) is a NeoX key: no `comment` → `comet`.
+    let slurm = "fixtures/dialects/gpt_neox/slurm_125M.yml";
+    assert_eq!(show(slurm, &[])["dialect"], "gpt-neox");
+    assert!(!check_json(slurm, &[]).1.iter().any(|(c, _)| c == "SCH003"), "`comment` is a GPT-NeoX argument");
+    // A key NeoX does not have is refused at start-up (`NeoXArgs(**config)`): llemma/7B.yml's
+    // `decay_lr_to` and `warmup_iters` (older NeoX names); 20B.yml's `tensorboard-dir` is
+    // `tensorboard_dir` (`-` reads as `_`).
+    let (code, found) = check_json("fixtures/dialects/gpt_neox/llemma_7B.yml", &[]);
+    let unknown: Vec<u64> = found.iter().filter(|(c, _)| c == "SCH003").map(|(_, line)| *line).collect();
+    assert_eq!((code, unknown), (Some(1), vec![83, 84]), "{found:?}");
+    assert!(!check_json(file, &[]).1.iter().any(|(c, _)| c == "SCH003"));
+    // A renamed argument gets its new name, not the nearest spelling (`eval_interval`):
+    // configs/autotuning_configs/small_tune.json at the same commit, verbatim.
+    let output = common::trainlint(&["check", "--output-format", "json", "fixtures/dialects/gpt_neox/small_tune.json"]);
+    let value: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
+    let renamed: Vec<&serde_json::Value> = value["diagnostics"].as_array().unwrap().iter().filter(|d| d["code"] == "SCH003").collect();
+    assert_eq!(renamed.len(), 1, "{value:#}");
+    assert!(renamed[0]["message"].as_str().unwrap().ends_with("GPT-NeoX renamed it `checkpoint_factor`"), "{value:#}");
+    assert!(renamed[0].to_string().contains("\\\"checkpoint_factor\\\""), "the fix keeps the quotes: {value:#}");
+    // A plain DeepSpeed config stays DeepSpeed's.
+    assert_eq!(show("fixtures/dialects/deepspeed_auto_pair/ds_zero2.json", &[])["dialect"], "deepspeed");
+}
+
+/// nanotron's tiny-llama example states its world: dp 4 × tp 2 × pp 1 = 8 GPUs, a data-parallel
+/// world of 4, effective batch 3 × 1 × 4 = 12 (`Config.global_batch_size`).
+#[test]
+fn nanotron_world_is_dp_times_tp_times_pp() {
+    let file = "fixtures/dialects/nanotron/config_tiny_llama.yaml";
+    let view = show(file, &[]);
+    assert_eq!(view["roles"]["devices"]["value"], 8);
+    assert_eq!(view["batch"]["world_size"], 4);
+    assert_eq!(view["effective_batch"], 12);
+    // The config's world wins over `--world-size`; other degrees change it.
+    assert_eq!(show(file, &["--world-size", "64"])["effective_batch"], 12);
+    let view = show(file, &["--set", "parallelism.dp=2", "--set", "parallelism.pp=2", "--set", "tokens.batch_accumulation_per_replica=8"]);
+    assert_eq!((view["roles"]["devices"]["value"].clone(), view["effective_batch"].clone()), (8.into(), (3 * 8 * 2).into()));
+    assert_eq!(check_json(file, &[]), (Some(0), vec![]));
+    // The blocks are balanced over the pipeline ranks by cost (`build_model`): 28 layers on pp 3 is no PAR001.
+    assert_eq!(check_json(file, &["--set", "parallelism.pp=3", "--set", "parallelism.dp=1"]), (Some(0), vec![]));
+    // nanotron asserts num_attention_heads % tp == 0 (`Config.__post_init__`): PAR001.
+    let (code, found) = check_json(file, &["--set", "parallelism.tp=3"]);
+    assert_eq!(code, Some(1), "{found:?}");
+    assert!(found.iter().any(|(c, _)| c == "PAR001"), "{found:?}");
+}
+
+/// MaxText's per-device batch counts every chip; the device count is the launch's. A fractional
+/// per-device batch (one sequence per several chips) derives nothing, and no memory verdict is
+/// given for a JAX run (MEM004 with its reason).
+#[test]
+fn maxtext_batch_over_every_chip_and_no_memory_verdict() {
+    let file = "fixtures/dialects/maxtext/llama2_7b.yml";
+    assert_eq!(show(file, &["--world-size", "8"])["effective_batch"], 32);
+    assert_eq!(show(file, &["--world-size", "8", "--set", "gradient_accumulation_steps=4"])["effective_batch"], 128);
+    let fractional = show(file, &["--world-size", "8", "--set", "per_device_batch_size=0.25"]);
+    assert!(fractional["effective_batch"].is_null(), "{fractional:#}");
+    assert_eq!(check_json(file, &["--world-size", "8", "--set", "per_device_batch_size=0.25"]).0, Some(0));
+    let text = common::stdout(&common::trainlint(&["show", file, "--world-size", "8", "--set", "per_device_batch_size=0.25"]));
+    assert!(text.contains("effective batch: unknown: the micro batch `per_device_batch_size` = 0.25 is not a whole number"), "{text}");
+    let output = common::trainlint(&["check", file, "--world-size", "8", "--gpu", "h100-sxm", "--show-infos", "--output-format", "concise"]);
+    let text = common::stdout(&output);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(text.contains("MEM004") && text.contains("JAX/XLA"), "{text}");
+    assert!(!text.contains("MEM001"), "{text}");
+    let model = show("fixtures/dialects/maxtext/model_llama2-7b.yml", &[]);
+    assert_eq!((model["dialect"].clone(), model["roles"]["layers"]["value"].clone()), ("maxtext".into(), 32.into()));
+}
+
+/// nanotron compares dp × tp × pp × cp with the processes torchrun starts (`ParallelContext`):
+/// the tiny-llama example on 8 processes is its own world (dp 4 × tp 2), on 4 it stops (BAT009).
+/// The launch is compared with the GPUs, not with the data-parallel world.
+#[test]
+fn nanotron_launch_is_compared_with_all_its_gpus() {
+    for (processes, expected) in [(8, vec![]), (4, vec!["BAT009".to_owned()])] {
+        let dir = std::env::temp_dir().join(format!("trainlint-nanotron-launch-{}-{processes}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(common::repo().join("fixtures/dialects/nanotron/config_tiny_llama.yaml"), dir.join("config_tiny_llama.yaml")).unwrap();
+        std::fs::write(dir.join("train.sh"), format!("torchrun --nproc_per_node={processes} run_train.py --config-file config_tiny_llama.yaml\n")).unwrap();
+        let output = common::trainlint_in(&dir, &["check", "--output-format", "json", "."]);
+        let value: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
+        let codes: Vec<String> = value["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap().to_owned()).collect();
+        assert_eq!(codes, expected, "{processes} processes: {value:#}");
+        if let Some(finding) = value["diagnostics"].as_array().unwrap().first() {
+            let message = finding["message"].as_str().unwrap();
+            assert!(message.starts_with("the config asks for 8 processes (`parallelism.dp` × the tensor"), "dp itself is 4: {message}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// NeMo's tensor × pipeline-parallel run on 2 nodes × 8 GPUs, launched on 16 processes, is the
+/// run its config states: BAT009 compares the launch with the GPUs (16), not with the
+/// data-parallel world (16 ÷ (2 × 2) = 4). On 4 processes it is BAT009.
+#[test]
+fn nemo_launch_is_compared_with_all_its_gpus() {
+    for (per_node, expected) in [(8, vec![]), (2, vec!["BAT009".to_owned()])] {
+        let dir = std::env::temp_dir().join(format!("trainlint-nemo-launch-{}-{per_node}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(common::repo().join("fixtures/dialects/nemo/gpt_pretrain_tp2.yaml"), dir.join("gpt_pretrain_tp2.yaml")).unwrap();
+        let line = format!("torchrun --nnodes 2 --nproc_per_node {per_node} megatron_gpt_pretraining.py --config-path . --config-name gpt_pretrain_tp2.yaml\n");
+        std::fs::write(dir.join("train.sh"), line).unwrap();
+        let output = common::trainlint_in(&dir, &["check", "--output-format", "json", "--select", "BAT", "."]);
+        let value: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
+        let codes: Vec<String> = value["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap().to_owned()).collect();
+        assert_eq!(codes, expected, "{per_node} per node: {value:#}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -206,6 +206,12 @@ fn human(resolved: &ResolvedConfig, sets: &[(String, String)]) -> String {
                     _ => "its value is given only at launch".to_owned(),
                 };
                 format!("`{}` does not resolve ({what}); `trainlint check` explains", issue.path)
+            } else if let Some((role, value)) = [crate::schema::Role::MicroBatch, crate::schema::Role::Accumulation, crate::schema::Role::GlobalBatch]
+                .into_iter()
+                .find_map(|r| resolved.role(r).filter(|v| v.as_u64().is_none() && v.value.is_number()).map(|v| (r, v)))
+            {
+                // A fraction (MaxText's `per_device_batch_size: 0.25`: one sequence per four devices).
+                format!("the {} `{}` = {} is not a whole number", role.name().replace('_', " "), value.path, value.value)
             } else if b.micro_batch.is_none() && b.global_batch.is_none() {
                 "the config states no batch size".to_owned()
             } else if b.world_size.is_none() {

@@ -32,6 +32,7 @@ macro_rules! registry {
 registry! {
     native => NATIVE,
     openrlhf => OPENRLHF,
+    gpt_neox => GPT_NEOX,
     deepspeed => DEEPSPEED,
     accelerate => ACCELERATE,
     torchtune => TORCHTUNE,
@@ -41,6 +42,8 @@ registry! {
     hf_trainer => HF_TRAINER,
     llm_foundry => LLM_FOUNDRY,
     nemo => NEMO,
+    nanotron => NANOTRON,
+    maxtext => MAXTEXT,
     lightning => LIGHTNING,
     hydra => HYDRA,
     model_config => MODEL_CONFIG,
@@ -103,6 +106,25 @@ pub trait Framework: Sync {
     /// The keys the framework knows, for SCH003.
     fn known_keys(&self, _root: &Node) -> Option<KnownKeys> {
         None
+    }
+
+    /// A key as the framework matches it against its known keys (SCH003): GPT-NeoX reads
+    /// `pipe-parallel-size` as `pipe_parallel_size`. The key itself by default.
+    fn known_key_spelling(&self, key: &str) -> String {
+        key.to_owned()
+    }
+
+    /// Whether the framework spreads the layers over pipeline stages without needing the pipeline
+    /// degree to divide them (it balances them by cost; the dialect file cites where): PAR001 then
+    /// does not ask layers ÷ pipeline parallel to be whole, as Megatron-LM does.
+    fn pipeline_balances_layers(&self) -> bool {
+        false
+    }
+
+    /// Keys the framework renamed: an old name is reported (SCH003) with its new name as the
+    /// rename, whatever the spelling distance.
+    fn renamed_keys(&self) -> &'static [Renamed] {
+        &[]
     }
 
     /// The path a launch line's `key=value` override sets in this framework's config: the
@@ -225,6 +247,16 @@ pub trait Framework: Sync {
     fn pinned_values(&self, _root: &Node) -> Vec<Pinned> {
         Vec::new()
     }
+}
+
+/// A key the framework renamed (`Framework::renamed_keys`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Renamed {
+    /// The old name, as `Framework::known_key_spelling` spells it.
+    pub old: &'static str,
+    pub new: &'static str,
+    /// Where the framework renamed it.
+    pub why: &'static str,
 }
 
 /// A key the framework requires at one value (`Framework::pinned_values`).
@@ -538,7 +570,7 @@ mod tests {
         assert_eq!((dialect.name(), reason.as_str()), ("bindings", "the manifest's [bindings] match loader.batch"));
         let (dialect, reason) = detect_yaml("loader:\n  batch: 8\n", None, &["absent.path"]);
         assert_eq!(dialect.name(), "unknown");
-        assert!(reason.starts_with("no framework's keys found (native, OpenRLHF, DeepSpeed,"), "{reason}");
+        assert!(reason.starts_with("no framework's keys found (native, OpenRLHF, GPT-NeoX, DeepSpeed,"), "{reason}");
         assert!(!reason.contains("shell script"), "pseudo-dialects are not listed: {reason}");
     }
 }

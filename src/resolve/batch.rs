@@ -98,6 +98,11 @@ pub struct BatchView {
     /// it is (BAT009 where the framework refuses that).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub launched_world: Option<(u64, String)>,
+    /// The GPUs `--world-size`, the manifest or a launch gives (the config states none) when the
+    /// tensor × pipeline × context-parallel degrees do not divide them: no data-parallel world
+    /// (PAR001).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undivided_launch: Option<u64>,
 }
 
 /// A set of data-parallel world sizes, as it is worded (`describe`).
@@ -204,6 +209,7 @@ impl BatchView {
         if model_parallel.is_none() {
             overflow = Some(format!("tensor × pipeline × context parallel = {} × {} × {}", degrees[0], degrees[1], degrees[2]));
         }
+        let mut undivided_launch = None;
         let (world_size, world_source) = match (int(Role::Devices).filter(|d| *d > 0), model_parallel) {
             (Some(devices), Some(model_parallel)) => {
                 let nodes = int(Role::Nodes).unwrap_or(1);
@@ -220,9 +226,17 @@ impl BatchView {
             (Some(_), None) => (None, WorldSource::Unknown),
             // No positive device count (absent, `-1`, `"auto"`: every visible GPU): the
             // launcher decides, and `--world-size` / the manifest's `world-size` say what it decides.
-            (None, _) => match world_override.filter(|w| *w > 0) {
-                Some(w) => (Some(u64::from(w)), WorldSource::CommandLineOrManifest),
-                None => (None, WorldSource::Unknown),
+            // The launcher's world counts processes (GPUs), as a config's devices do: the
+            // data-parallel world is that ÷ the model-parallel degrees (GPT-NeoX's
+            // `calculate_derived`: `dp_world_size = (global_num_gpus / pp_size) / mp_size`;
+            // Megatron-LM's and NeMo's `data_parallel_size = world_size // (TP × PP × CP)`).
+            (None, model_parallel) => match (world_override.filter(|w| *w > 0).map(u64::from), model_parallel) {
+                (Some(gpus), Some(model_parallel)) if gpus % model_parallel == 0 => (Some(gpus / model_parallel), WorldSource::CommandLineOrManifest),
+                (Some(gpus), Some(_)) => {
+                    undivided_launch = Some(gpus);
+                    (None, WorldSource::Unknown)
+                }
+                _ => (None, WorldSource::Unknown),
             },
         };
         let mut view = BatchView {
@@ -240,6 +254,7 @@ impl BatchView {
             worlds: None,
             launcher: None,
             launched_world: None,
+            undivided_launch,
         };
         // A batch value that is present but not a whole number (a quoted "4", a
         // `${...}` interpolation) is unknown, not absent: nothing is derived from it.
@@ -297,6 +312,7 @@ impl BatchView {
                 worlds: None,
                 launcher: None,
                 launched_world: None,
+                undivided_launch: None,
             };
             trial.derive(semantics, false);
             trial
@@ -510,6 +526,7 @@ mod tests {
             worlds: None,
             launcher: None,
             launched_world: None,
+            undivided_launch: None,
         };
         v.derive(crate::dialects::deepspeed::DEEPSPEED.batch(), false);
         v

@@ -150,6 +150,15 @@ impl ResolvedConfig {
         self.roles.get(&role)
     }
 
+    /// The processes (GPUs) the run needs: the data-parallel world × the tensor, pipeline and
+    /// context-parallel degrees — what a launcher starts, and what a framework compares with it.
+    pub fn processes(&self) -> Option<u64> {
+        [Role::TensorParallel, Role::PipelineParallel, Role::ContextParallel]
+            .into_iter()
+            .map(|r| self.role(r).and_then(RoleValue::as_u64).unwrap_or(1).max(1))
+            .try_fold(self.batch.world_size?, u64::checked_mul)
+    }
+
     /// A role's typed value (`Precision`, `Optimizer`, …): `None` when the role is
     /// absent or its value is not a known spelling.
     pub fn typed<T: crate::schema::typed::TypedRole>(&self) -> Option<T> {
@@ -311,15 +320,17 @@ fn launched(
     launch_overrides.retain(|(path, _)| !settings.sets.iter().any(|(key, _)| key.trim_start_matches('+') == path));
     resolved.launch_overrides = launch_overrides;
     if let Some((_, from)) = launcher
-        && resolved.batch.world_source == WorldSource::CommandLineOrManifest
+        && (resolved.batch.world_source == WorldSource::CommandLineOrManifest || resolved.batch.undivided_launch.is_some())
     {
-        resolved.batch.world_source = WorldSource::Launcher;
+        if resolved.batch.world_source == WorldSource::CommandLineOrManifest {
+            resolved.batch.world_source = WorldSource::Launcher;
+        }
         resolved.batch.launcher = Some(from);
     }
     // The config states its devices and a launch starts another number of processes (BAT009).
     if resolved.batch.world_source == WorldSource::Config
         && let Some((world, from)) = launched_world
-        && resolved.batch.world_size.is_some_and(|w| w != world)
+        && resolved.processes().is_some_and(|w| w != world)
     {
         resolved.batch.launched_world = Some((world, from));
     }

@@ -60,12 +60,18 @@ declare_rule! {
 pub fn check(resolved: &ResolvedConfig) -> Option<Diagnostic> {
     let (launched, from) = resolved.batch.launched_world.as_ref()?;
     let source = resolved.detection.dialect.refuses_other_world()?;
-    let world = resolved.batch.world_size?;
+    // Processes, not the data-parallel world: the launcher starts one per GPU, model-parallel ones included.
+    let world = resolved.processes()?;
     let framework = resolved.detection.dialect.title();
     let nodes = resolved.role(Role::Nodes).and_then(|v| v.as_u64());
     let processes = |n: u64| format!("{n} process{}", if n == 1 { "" } else { "es" });
+    // A count the dialect derives rather than reads (nanotron's dp × tp × pp × cp, shown at
+    // `parallelism.dp`): the key's own number is not the count.
+    let written =
+        |devices: &crate::resolve::RoleValue| devices.file.text().get(devices.span.clone()).and_then(|t| t.trim().parse::<u64>().ok()) == devices.as_u64();
     let stated = match (resolved.role(Role::Devices), nodes) {
         (Some(devices), Some(n)) if n > 1 => format!("`{}` × {n} nodes = {}", devices.path, processes(world)),
+        (Some(devices), _) if !written(devices) => format!("{} (`{}` × the tensor, pipeline and context-parallel degrees)", processes(world), devices.path),
         (Some(devices), _) => format!("`{}: {}` ({})", devices.path, devices.value, processes(world)),
         _ => processes(world),
     };

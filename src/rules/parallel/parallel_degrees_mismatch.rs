@@ -9,9 +9,12 @@ declare_rule! {
     /// ## What it does
     /// Checks the model-parallel degrees a config states (tensor, pipeline and
     /// context parallel) against the run and the model: tensor × pipeline ×
-    /// context parallel must divide the GPUs (devices × nodes), the attention
+    /// context parallel must divide the GPUs (devices × nodes, or the GPUs
+    /// `--world-size` or a launch gives a config that states none), the attention
     /// heads must divide by the tensor-parallel degree, and the layers by the
-    /// pipeline-parallel degree. The data-parallel world is then devices ×
+    /// pipeline-parallel degree — except in frameworks that balance the layers
+    /// over their stages by cost (GPT-NeoX's DeepSpeed `PipelineModule`,
+    /// nanotron's `build_model`). The data-parallel world is then devices ×
     /// nodes ÷ (tensor × pipeline × context parallel).
     ///
     /// ## Why is this bad?
@@ -94,23 +97,35 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig) -> bool {
     if let Some(diagnostic) = shape(resolved, Role::Heads, "attention heads", Role::TensorParallel, tp, room(pp.checked_mul(cp))) {
         checker.report(diagnostic);
     }
-    if let Some(diagnostic) = shape(resolved, Role::Layers, "layers", Role::PipelineParallel, pp, room(tp.checked_mul(cp))) {
+    // A framework that balances the layers over its stages by cost needs no even split.
+    if !resolved.detection.dialect.pipeline_balances_layers()
+        && let Some(diagnostic) = shape(resolved, Role::Layers, "layers", Role::PipelineParallel, pp, room(tp.checked_mul(cp)))
+    {
         checker.report(diagnostic);
     }
     world_wrong
 }
 
-/// TP × PP × CP must divide devices × nodes.
+/// TP × PP × CP must divide devices × nodes, or the GPUs the launch gives a config that states none.
 fn gpus(resolved: &ResolvedConfig, tp: u64, pp: u64, cp: u64) -> Option<Diagnostic> {
-    let devices = resolved.role(Role::Devices)?.as_u64().filter(|d| *d > 0)?;
-    let nodes = resolved.role(Role::Nodes).and_then(|v| v.as_u64()).unwrap_or(1).max(1);
-    let gpus = devices.checked_mul(nodes)?;
+    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let stated = resolved.role(Role::Devices).and_then(|d| d.as_u64()).filter(|d| *d > 0);
+    let (gpus, run, devices) = match stated {
+        Some(devices) => {
+            let nodes = resolved.role(Role::Nodes).and_then(|v| v.as_u64()).unwrap_or(1).max(1);
+            let gpus = devices.checked_mul(nodes)?;
+            (gpus, format!("{} ({} × {})", plural(gpus, "GPU", "GPUs"), plural(devices, "device", "devices"), plural(nodes, "node", "nodes")), devices)
+        }
+        None => {
+            let gpus = resolved.batch.undivided_launch?;
+            let from = resolved.batch.launcher.as_deref().map_or_else(|| "--world-size / the manifest".to_owned(), |l| l.to_owned());
+            (gpus, format!("{} (from {from})", plural(gpus, "GPU", "GPUs")), gpus)
+        }
+    };
     let model_parallel = tp.checked_mul(pp)?.checked_mul(cp)?;
     if gpus.is_multiple_of(model_parallel) {
         return None;
     }
-    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    let run = format!("{} ({} × {})", plural(gpus, "GPU", "GPUs"), plural(devices, "device", "devices"), plural(nodes, "node", "nodes"));
     let product = format!("tensor × pipeline × context parallel = {tp} × {pp} × {cp} = {model_parallel}");
     let (message, anchor) = if tp > gpus {
         (format!("tensor parallel {tp} needs {tp} GPUs, but the run has {run}"), Role::TensorParallel)
@@ -132,7 +147,7 @@ fn gpus(resolved: &ResolvedConfig, tp: u64, pp: u64, cp: u64) -> Option<Diagnost
         ))
         .with_help(help);
     let devices_count = devices;
-    if let Some(devices) = resolved.role(Role::Devices) {
+    if let Some(devices) = resolved.role(Role::Devices).filter(|_| stated.is_some()) {
         diagnostic = diagnostic.with_secondary(&devices.file, devices.span.clone(), format!("{} per node", plural(devices_count, "device", "devices")));
     }
     Some(diagnostic)

@@ -40,6 +40,9 @@ declare_rule! {
     }
 }
 
+/// More known keys than this are counted in the help, not listed.
+const MAX_LISTED: usize = 80;
+
 pub fn diagnostic(document: &Document, parent_pointer: &str, entry: &Entry, known: &[String]) -> Diagnostic {
     let parent = dotted(parent_pointer);
     let place = if parent.is_empty() { "at the top level".to_owned() } else { format!("in `{parent}`") };
@@ -48,8 +51,30 @@ pub fn diagnostic(document: &Document, parent_pointer: &str, entry: &Entry, know
         Some(s) => format!("unknown key `{}` {place}; did you mean `{s}`?", entry.key),
         None => format!("unknown key `{}` {place}", entry.key),
     };
-    let mut diagnostic = Diagnostic::new(UnknownKey, &document.source, entry.key_span.clone(), message)
+    let diagnostic = Diagnostic::new(UnknownKey, &document.source, entry.key_span.clone(), message)
         .with_note("a key the format does not know is ignored by the launcher, so its value never takes effect");
+    with_suggestion(diagnostic, document, parent_pointer, entry, suggestion, known)
+}
+
+/// A key the framework renamed (`Framework::renamed_keys`): the new name is the suggestion,
+/// however far its spelling is from the old one, and `why` says where the framework renamed it.
+pub fn renamed(document: &Document, parent_pointer: &str, entry: &Entry, title: &str, new: &str, why: &str) -> Diagnostic {
+    let parent = dotted(parent_pointer);
+    let place = if parent.is_empty() { "at the top level".to_owned() } else { format!("in `{parent}`") };
+    let message = format!("unknown key `{}` {place}; {title} renamed it `{new}`", entry.key);
+    let diagnostic =
+        Diagnostic::new(UnknownKey, &document.source, entry.key_span.clone(), message).with_note(format!("{title} no longer reads `{}`: {why}", entry.key));
+    with_suggestion(diagnostic, document, parent_pointer, entry, Some(new), &[])
+}
+
+fn with_suggestion(
+    mut diagnostic: Diagnostic,
+    document: &Document,
+    parent_pointer: &str,
+    entry: &Entry,
+    suggestion: Option<&str>,
+    known: &[String],
+) -> Diagnostic {
     // The right key already set beside the typo: a rename would write it twice
     // (PyYAML would read the later value, OmegaConf refuses the file). No fix.
     let already = suggestion.and_then(|s| document.root.as_ref().ok()?.pointer(parent_pointer)?.0.entry(s));
@@ -68,6 +93,10 @@ pub fn diagnostic(document: &Document, parent_pointer: &str, entry: &Entry, know
                     message: format!("Rename `{}` to `{suggestion}`", entry.key),
                     edits: vec![Edit { file: document.source.clone(), span: entry.key_span.clone(), content: quoted_like(document, entry, suggestion) }],
                 });
+        }
+        // A framework with hundreds of arguments (GPT-NeoX's 318): their list is no help.
+        None if known.len() > MAX_LISTED => {
+            diagnostic = diagnostic.with_label("unknown key").with_help(format!("remove it, or use one of the {} keys the framework knows", known.len()));
         }
         None => {
             let list = if known.is_empty() { "none".to_owned() } else { known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ") };
