@@ -36,7 +36,7 @@ fn the_page_has_the_bars_and_no_external_requests() {
     // Every bar has its band, as a whisker with a title.
     assert_eq!(html.matches(r#"<path class="band""#).count(), 10);
     assert!(html.matches(r#"class="bar""#).count() >= 10 * 4, "a rect per component per bar");
-    for label in ["stage 01", "stage 05", "config 45", "fits ≤ 81", "quadro-rtx-6000 · 24.0 GiB capacity"] {
+    for label in ["stage 01", "stage 05", "config 45", "fits ≤ 95", "quadro-rtx-6000 · 24.0 GiB capacity"] {
         assert!(html.contains(label), "{label}");
     }
     for external in ["http://", "https://", "<script", "<link", "src=", "@import", "url(http", "@font-face"] {
@@ -66,7 +66,7 @@ fn out_of_memory_bars_are_marked_and_the_plan_is_under_every_bar() {
     assert_eq!(html.matches(">plan 15 × 15</text>").count(), 1);
     assert_eq!(html.matches(">plan 45 × 5</text>").count(), 4);
     assert_eq!(html.matches(">plan 75 × 3</text>").count(), 5);
-    assert!(html.contains("45 is the largest micro batch up to 53 that divides the effective batch 225; 53 is the most that fits"));
+    assert!(html.contains("45 is the largest micro batch up to 53 that divides the effective batch 225; 53 is the most whose band's high end fits (beyond it, MEM002: may not fit); 63 is the most that may fit"));
     // A legend entry per component.
     for component in ["weights", "gradients", "optimizer states", "CUDA context", "encoder activations"] {
         assert!(html.contains(&format!("</svg>{component}</li>")), "{component}");
