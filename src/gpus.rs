@@ -361,14 +361,64 @@ pub fn probe(untrusted: &[std::path::PathBuf]) -> Result<ProbedGpu, DetectError>
     probe_with(&path, untrusted)
 }
 
+/// How long a GPU query program may run, and how much of its output is read: nvidia-smi answers
+/// in well under a second and its four-field lines are a few hundred bytes; a hung driver or a
+/// program that floods its output must not hang trainlint or fill its memory (issue 26 item 6).
+pub const PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+const PROBE_OUTPUT_BYTES: u64 = 1 << 20;
+
+/// A program's exit status and its output (each stream cut at `PROBE_OUTPUT_BYTES`), or why
+/// there is none: it could not start, or it ran past `timeout` and was killed.
+pub fn run_bounded(program: &std::path::Path, args: &[&str], timeout: std::time::Duration) -> Result<(bool, String, String), String> {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let mut child =
+        Command::new(program).args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().map_err(|e| format!("cannot run: {e}"))?;
+    let reader = |stream: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut text = Vec::new();
+            if let Some(stream) = stream {
+                let mut stream = stream.take(PROBE_OUTPUT_BYTES);
+                let _ = stream.read_to_end(&mut text);
+            }
+            String::from_utf8_lossy(&text).into_owned()
+        })
+    };
+    let out = reader(child.stdout.take().map(|s| Box::new(s) as Box<dyn Read + Send>));
+    let err = reader(child.stderr.take().map(|s| Box::new(s) as Box<dyn Read + Send>));
+    let started = std::time::Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if started.elapsed() < timeout => std::thread::sleep(std::time::Duration::from_millis(20)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("did not answer within {} s", timeout.as_secs()));
+            }
+        }
+    };
+    let (out, err) = (out.join().unwrap_or_default(), err.join().unwrap_or_default());
+    if out.len() as u64 >= PROBE_OUTPUT_BYTES {
+        return Err(format!("printed more than {} MiB", PROBE_OUTPUT_BYTES >> 20));
+    }
+    Ok((status.success(), out, err))
+}
+
 /// `probe` with the `PATH` value given.
 pub fn probe_with(path: &std::ffi::OsStr, untrusted: &[std::path::PathBuf]) -> Result<ProbedGpu, DetectError> {
-    let Some(nvidia_smi) = find_program("nvidia-smi", path, untrusted) else { return probe_rocm(path, untrusted) };
-    let output = std::process::Command::new(nvidia_smi).args(["--query-gpu=index,uuid,name,memory.total", "--format=csv,noheader,nounits"]).output();
+    probe_within(path, untrusted, PROBE_TIMEOUT)
+}
+
+/// `probe_with` with the time a query program may take.
+pub fn probe_within(path: &std::ffi::OsStr, untrusted: &[std::path::PathBuf], timeout: std::time::Duration) -> Result<ProbedGpu, DetectError> {
+    let Some(nvidia_smi) = find_program("nvidia-smi", path, untrusted) else { return probe_rocm(path, untrusted, timeout) };
+    let output = run_bounded(&nvidia_smi, &["--query-gpu=index,uuid,name,memory.total", "--format=csv,noheader,nounits"], timeout);
     let text = match output {
-        Ok(out) if out.status.success() => String::from_utf8_lossy(&out.stdout).into_owned(),
-        Ok(out) => return Err(DetectError(format!("nvidia-smi failed: {}", String::from_utf8_lossy(&out.stderr).trim()))),
-        Err(_) => return probe_rocm(path, untrusted),
+        Ok((true, stdout, _)) => stdout,
+        Ok((false, _, stderr)) => return Err(DetectError(format!("nvidia-smi failed: {}", stderr.trim()))),
+        Err(why) if !why.starts_with("cannot run") => return Err(DetectError(format!("nvidia-smi {why}"))),
+        Err(_) => return probe_rocm(path, untrusted, timeout),
     };
     let visible = std::env::var("CUDA_VISIBLE_DEVICES").ok();
     from_nvidia_smi(&text, visible.as_deref())
@@ -398,17 +448,17 @@ pub fn from_nvidia_smi(text: &str, visible: Option<&str>) -> Result<ProbedGpu, D
 
 pub use crate::load::programs::find_program;
 
-fn probe_rocm(path: &std::ffi::OsStr, untrusted: &[std::path::PathBuf]) -> Result<ProbedGpu, DetectError> {
+fn probe_rocm(path: &std::ffi::OsStr, untrusted: &[std::path::PathBuf], timeout: std::time::Duration) -> Result<ProbedGpu, DetectError> {
     let Some(rocm_smi) = find_program("rocm-smi", path, untrusted) else {
         return Err(DetectError(
             "no GPU found: neither nvidia-smi nor rocm-smi is on PATH (relative PATH entries and the project's folders are not searched)".into(),
         ));
     };
-    let output = std::process::Command::new(rocm_smi).args(["--showproductname", "--showmeminfo", "vram", "--csv"]).output();
-    let Some(out) = output.ok().filter(|o| o.status.success()) else {
-        return Err(DetectError("no GPU found: neither nvidia-smi nor rocm-smi can be run".into()));
+    let text = match run_bounded(&rocm_smi, &["--showproductname", "--showmeminfo", "vram", "--csv"], timeout) {
+        Ok((true, stdout, _)) => stdout,
+        Err(why) if !why.starts_with("cannot run") => return Err(DetectError(format!("rocm-smi {why}"))),
+        _ => return Err(DetectError("no GPU found: neither nvidia-smi nor rocm-smi can be run".into())),
     };
-    let text = String::from_utf8_lossy(&out.stdout);
     // CSV with a header naming `VRAM Total Memory (B)` and `Card series`/`Card SKU` columns.
     let mut lines = text.lines().filter(|l| !l.trim().is_empty());
     let header: Vec<&str> = lines.next().unwrap_or("").split(',').collect();

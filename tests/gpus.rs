@@ -96,3 +96,25 @@ fn gpus_command_lists_every_target() {
     let text = common::stdout(&common::trainlint(&["gpus"]));
     assert!(text.contains("quadro-rtx-6000") && text.contains("24576 MiB"));
 }
+
+/// Issue 26 item 6: `--gpu auto` ran `nvidia-smi` with no time or output limit. A query program
+/// that hangs, or floods its output without ending, is killed after the time given and said.
+#[cfg(unix)]
+#[test]
+fn a_hung_or_flooding_nvidia_smi_is_stopped() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("trainlint-probe-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (body, what) in [("#!/bin/sh\nsleep 30\n", "hangs"), ("#!/bin/sh\nexec yes\n", "floods")] {
+        let program = dir.join("nvidia-smi");
+        std::fs::write(&program, body).unwrap();
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let started = std::time::Instant::now();
+        let result = trainlint::gpus::probe_within(dir.as_os_str(), &[], std::time::Duration::from_secs(1));
+        let error = result.err().unwrap_or_else(|| panic!("an nvidia-smi that {what} gave an answer"));
+        assert!(error.0.contains("did not answer within 1 s") || error.0.contains("printed more than 1 MiB"), "{what}: {}", error.0);
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "{what}: {:?}", started.elapsed());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -433,3 +433,36 @@ fn a_line_appended_while_fix_runs_is_never_lost() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 26 item 6: `/proc/kmsg` named on the command line blocked forever (procfs files pass as
+/// regular files of 0 bytes and it blocks on read until the kernel logs). Files are opened with
+/// `O_NONBLOCK`: such a read fails at once, exit 2 with the reason. Needs a readable `/proc/kmsg`
+/// (Linux, as root); elsewhere there is nothing to check.
+#[test]
+fn a_kernel_file_that_blocks_on_read_is_exit_2_at_once() {
+    let kmsg = std::path::Path::new("/proc/kmsg");
+    if std::fs::File::open(kmsg).is_err() {
+        eprintln!("/proc/kmsg not readable here: skipped");
+        return;
+    }
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_trainlint"))
+        .args(["check", "/proc/kmsg"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(20) {
+            child.kill().unwrap();
+            panic!("trainlint check /proc/kmsg still running after 20 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(status.code(), Some(2), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("nothing to read yet"), "{}", String::from_utf8_lossy(&output.stderr));
+}

@@ -225,13 +225,22 @@ impl Loader {
                 if metadata.len() > MAX_FILE_BYTES {
                     return Ok(Bounded::TooLarge(metadata.len()));
                 }
-                let file = std::fs::File::open(path)?;
+                let file = open_nonblocking(path)?;
                 if !file.metadata()?.is_file() {
                     // Swapped for something else since the check.
                     return Err(not_regular());
                 }
                 let mut bytes = Vec::with_capacity(metadata.len() as usize);
-                file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+                file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| {
+                    if e.kind() == std::io::ErrorKind::WouldBlock {
+                        std::io::Error::new(
+                            std::io::ErrorKind::WouldBlock,
+                            "a kernel file with nothing to read yet (procfs or sysfs); trainlint reads only what it can read at once, so it never waits",
+                        )
+                    } else {
+                        e
+                    }
+                })?;
                 bytes
             }
             Origin::Revision(revision) => revision.read(path, MAX_FILE_BYTES + 1)?.ok_or_else(|| not_at(revision))?,
@@ -447,6 +456,26 @@ pub fn overlay_key(path: &Path) -> PathBuf {
         let dir = std::fs::canonicalize(parent).unwrap_or_else(|_| std::path::absolute(parent).unwrap_or_else(|_| parent.to_path_buf()));
         path.file_name().map_or(dir.clone(), |name| dir.join(name))
     })
+}
+
+/// Opens a file for reading without blocking: procfs and sysfs files pass as regular files of
+/// 0 bytes, and some block on read until the kernel has something (`/proc/kmsg`); with
+/// `O_NONBLOCK` such a read fails at once (`EAGAIN`) and the file gets a clear error instead of a
+/// hang. Regular files ignore the flag (open(2)).
+fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // O_NONBLOCK: <asm-generic/fcntl.h> 00004000 on Linux; 0x0004 on the BSDs and macOS (<sys/fcntl.h>).
+        #[cfg(target_os = "linux")]
+        const O_NONBLOCK: i32 = 0o4000;
+        #[cfg(not(target_os = "linux"))]
+        const O_NONBLOCK: i32 = 0x0004;
+        options.custom_flags(O_NONBLOCK);
+    }
+    options.open(path)
 }
 
 #[cfg(test)]
