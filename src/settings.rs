@@ -372,7 +372,8 @@ fn find_manifest(paths: &[PathBuf]) -> Result<Option<(Manifest, PathBuf, String)
 
 /// The manifest that governs files in `dir`: the nearest `trainlint.toml`, or
 /// `pyproject.toml` with a `[tool.trainlint]` table, in `dir` or above (as ruff
-/// finds the nearest configuration for each file).
+/// finds the nearest configuration for each file), up to the root of the git work
+/// tree `dir` is in, never above it.
 ///
 /// Answers are kept per folder for the run (`MANIFESTS`, emptied by each
 /// `Settings::discover`): every folder walked on the way up is answered
@@ -391,6 +392,12 @@ pub fn nearest_manifest(dir: &Path) -> Option<PathBuf> {
         walked.push(dir);
         if let Some(manifest) = manifest_in(dir) {
             found = Some(manifest);
+            break;
+        }
+        // The git work tree's root is the last folder looked in: a manifest above it (a home
+        // folder's, a parent checkout's) would widen the project past the repository (issue 26,
+        // item 6). `.git` is a folder in a work tree, a file in a worktree or a submodule.
+        if dir.join(".git").exists() {
             break;
         }
         current = dir.parent();

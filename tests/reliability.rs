@@ -466,3 +466,21 @@ fn a_kernel_file_that_blocks_on_read_is_exit_2_at_once() {
     assert_eq!(status.code(), Some(2), "{}", String::from_utf8_lossy(&output.stderr));
     assert!(String::from_utf8_lossy(&output.stderr).contains("nothing to read yet"), "{}", String::from_utf8_lossy(&output.stderr));
 }
+
+/// Issue 26 item 6: a manifest in a folder above the git work tree (a home folder's
+/// `trainlint.toml`, a parent checkout's) governed the repository and widened its root. The
+/// walk up stops at the work tree's root; without a `.git` it still finds the parent's.
+#[test]
+fn a_manifest_above_the_git_work_tree_does_not_govern_it() {
+    let dir = temp_dir("parent-manifest");
+    std::fs::create_dir_all(dir.join("repo/.git")).unwrap();
+    std::fs::write(dir.join("trainlint.toml"), "gpus = [\"rtx-4090\"]\n").unwrap();
+    std::fs::write(dir.join("repo/c.yaml"), "trainlint: 1\nbatch: {micro_batch: 4, accumulation: 2}\nparallel: {devices: 1}\n").unwrap();
+    let shown = |at: &std::path::Path| common::stdout(&common::trainlint_in(at, &["check", "c.yaml", "--show-settings"]));
+    let inside = shown(&dir.join("repo"));
+    assert!(inside.contains("manifest: none (the defaults)"), "{inside}");
+    std::fs::remove_dir_all(dir.join("repo/.git")).unwrap();
+    let without_git = shown(&dir.join("repo"));
+    assert!(without_git.contains("trainlint.toml"), "{without_git}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
