@@ -484,3 +484,28 @@ fn a_manifest_above_the_git_work_tree_does_not_govern_it() {
     assert!(without_git.contains("trainlint.toml"), "{without_git}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 26 item 8: a chain of 58,000 interpolations ending in a missing key (a 1 MiB file)
+/// took 56 s: each key past the depth limit was its own SCH005, and rendering 57,985 findings in
+/// one large file is quadratic. The depth limit is now reported once, like the budget.
+#[test]
+fn a_long_interpolation_chain_is_one_finding_not_one_per_key() {
+    let dir = temp_dir("interpolation-chain");
+    let n = 58_000;
+    let mut text = String::from("defaults:\n  - _self_\n");
+    for i in 0..n {
+        text.push_str(&format!("k{i}: ${{k{}}}\n", i + 1));
+    }
+    text.push_str(&format!("k{n}: ${{missing}}\n"));
+    std::fs::write(dir.join("chain.yaml"), &text).unwrap();
+    let started = std::time::Instant::now();
+    let output = common::trainlint_in(&dir, &["check", "--output-format", "json", "chain.yaml"]);
+    let elapsed = started.elapsed();
+    let json: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
+    let found = json["diagnostics"].as_array().unwrap();
+    assert!(found.len() <= 3, "{} findings", found.len());
+    assert!(found.iter().all(|d| d["code"] == "SCH005"), "{json:#}");
+    // Generous for a debug build on a busy 2-core machine; it was 56 s in release.
+    assert!(elapsed < std::time::Duration::from_secs(20), "{elapsed:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

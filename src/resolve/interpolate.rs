@@ -36,6 +36,10 @@ pub enum Unresolved {
     /// Interpolations nested (inside one string, or through the values they
     /// name) deeper than this many levels.
     TooDeep(usize),
+    /// A chain of values naming values (`a: ${b}`, `b: ${c}`, ...) longer than this many links:
+    /// every value of the chain fails the same way, so it is reported once per file, like the
+    /// budget.
+    ChainTooLong(usize),
     /// Resolving copies more than the expansion budget (shared with aliases).
     Budget(BudgetExceeded),
 }
@@ -76,8 +80,17 @@ pub fn resolve(root: &Node) -> (Node, Vec<Issue>) {
 
 /// [`resolve`] with a budget the caller shares (Hydra composition, say).
 pub fn resolve_with_budget(root: &Node, budget: &mut ExpansionBudget) -> (Node, Vec<Issue>) {
+    // The root's keys, indexed: a key is found in constant time, not by scanning the root's
+    // entries, so a chain of interpolations through 58,000 keys is linear (issue 26 item 8:
+    // it was quadratic, 56 s). The first of duplicate keys wins, as `Node::get_dotted` finds it.
+    let mut top: HashMap<&str, &Node> = HashMap::new();
+    if let Value::Map(entries) = &root.value {
+        for entry in entries {
+            top.entry(entry.key.as_str()).or_insert(&entry.value);
+        }
+    }
     let mut state =
-        State { root, memo: HashMap::new(), stack: Vec::new(), issues: Vec::new(), budget, frames: 0, stack_base: stack_address(), limit_reported: false };
+        State { root, top, memo: HashMap::new(), stack: Vec::new(), issues: Vec::new(), budget, frames: 0, stack_base: stack_address(), limit_reported: false };
     let resolved = state.resolve_subtree(root, "");
     let mut issues = state.issues;
     issues.sort_by_key(|i| (i.origin, i.span.start));
@@ -87,6 +100,8 @@ pub fn resolve_with_budget(root: &Node, budget: &mut ExpansionBudget) -> (Node, 
 
 struct State<'a, 'b> {
     root: &'a Node,
+    /// The root's entries by key (the first of duplicates).
+    top: HashMap<&'a str, &'a Node>,
     /// Resolved values by path, with what one copy of each costs.
     memo: HashMap<String, (Result<Node, Unresolved>, Expansion)>,
     stack: Vec<String>,
@@ -155,10 +170,12 @@ impl State<'_, '_> {
             }
             Value::Str(text) if text == "???" || text.contains("${") => match self.resolve_path(path) {
                 Ok(value) => value,
-                // Past the budget every value would fail the same way: one report.
-                Err(Unresolved::Budget(_)) if self.limit_reported => node.clone(),
+                // Past the budget every value would fail the same way: one report. So would every
+                // value of a chain of interpolations longer than the depth limit (58,000 keys
+                // gave 57,985 errors, and rendering them was quadratic: issue 26 item 8).
+                Err(Unresolved::Budget(_) | Unresolved::ChainTooLong(_)) if self.limit_reported => node.clone(),
                 Err(problem) => {
-                    self.limit_reported |= matches!(problem, Unresolved::Budget(_));
+                    self.limit_reported |= matches!(problem, Unresolved::Budget(_) | Unresolved::ChainTooLong(_));
                     self.issues.push(Issue { path: path.to_owned(), span: node.span.clone(), origin: node.origin, problem });
                     node.clone()
                 }
@@ -186,13 +203,12 @@ impl State<'_, '_> {
             return Err(Unresolved::Cycle(cycle));
         }
         if self.stack.len() >= MAX_DEPTH {
-            return Err(Unresolved::TooDeep(MAX_DEPTH));
+            return Err(Unresolved::ChainTooLong(MAX_DEPTH));
         }
         if self.too_deep() {
             return Err(Unresolved::TooDeep(self.frames));
         }
-        let root = self.root;
-        let node = lookup(root, path).ok_or_else(|| Unresolved::MissingKey(path.to_owned()))?;
+        let node = self.lookup(path).ok_or_else(|| Unresolved::MissingKey(path.to_owned()))?;
         self.stack.push(path.to_owned());
         self.frames += 1;
         let result = match &node.value {
@@ -388,8 +404,27 @@ fn absolute(path: &str, reference: &str) -> Option<String> {
     Some(parts.join("."))
 }
 
-fn lookup<'a>(root: &'a Node, path: &str) -> Option<&'a Node> {
-    if path.is_empty() { Some(root) } else { root.get_dotted(path) }
+impl<'a> State<'a, '_> {
+    /// The node at a dotted path: its first segment through the root's index.
+    fn lookup(&self, path: &str) -> Option<&'a Node> {
+        if path.is_empty() {
+            return Some(self.root);
+        }
+        let (first, rest) = match path.split_once('.') {
+            Some((first, rest)) => (first, Some(rest)),
+            None => (path, None),
+        };
+        let node = match self.top.get(first) {
+            Some(node) => *node,
+            // A sequence root, or a numeric segment: the tree's own walk.
+            None if !matches!(self.root.value, Value::Map(_)) => return self.root.get_dotted(path),
+            None => return None,
+        };
+        match rest {
+            Some(rest) => node.get_dotted(rest),
+            None => Some(node),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

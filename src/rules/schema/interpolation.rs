@@ -90,6 +90,12 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, loader: &crate::l
                 "trainlint resolves at most this many levels (`${` inside `${`, or a value naming a value that names another); no real config comes near it".to_owned(),
                 "write the value out, or shorten the chain of interpolations".to_owned(),
             ),
+            Unresolved::ChainTooLong(limit) => (
+                InterpolationError.id(),
+                format!("`{}`: a chain of more than {limit} values naming values", issue.path),
+                "trainlint follows at most this many values that name another (`a: ${b}`, `b: ${c}`, ...); every value of a longer chain fails the same way, so values from here on that reach the limit are left unresolved without a finding each".to_owned(),
+                "write the value out, or shorten the chain of interpolations".to_owned(),
+            ),
             Unresolved::Budget(exceeded) => (
                 InterpolationError.id(),
                 format!("`{}`: interpolations expand to {exceeded}", issue.path),
