@@ -10,6 +10,8 @@
 
 mod common;
 
+use common::median;
+
 use serde_json::Value;
 
 struct Outcome {
@@ -53,15 +55,6 @@ fn estimate(dir: &std::path::Path, run: &Value, gpu: &str) -> Result<Estimated, 
         .sum();
     let widened = estimate["widened_bytes"].as_f64().ok_or_else(|| format!("no widened_bytes in {text}"))?;
     Ok(Estimated { total, context, widened, kind: estimate["band"]["kind"].clone() })
-}
-
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    let n = values.len();
-    if n == 0 {
-        return f64::NAN;
-    }
-    if n % 2 == 1 { values[n / 2] } else { (values[n / 2 - 1] + values[n / 2]) / 2.0 }
 }
 
 /// `max_memory_reserved` over `max_memory_allocated`, PyTorch's caching allocator's

@@ -16,6 +16,8 @@
 
 mod common;
 
+use common::median;
+
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -51,15 +53,6 @@ struct Outcome {
 /// checkpointing trainlint read in the framework's config.
 fn allocator_overhead(estimate: &Value) -> f64 {
     estimate["band"]["reserve"].as_f64().unwrap_or(trainlint::estimate::band::RESERVE_PLAIN)
-}
-
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    let n = values.len();
-    if n == 0 {
-        return f64::NAN;
-    }
-    if n % 2 == 1 { values[n / 2] } else { (values[n / 2 - 1] + values[n / 2]) / 2.0 }
 }
 
 fn unit_bytes(unit: &str) -> f64 {

@@ -527,6 +527,23 @@ pub struct KnownKeys {
     pub reported_elsewhere: &'static [&'static str],
 }
 
+/// What the dialects' unit tests share: a YAML tree from text, and the dialect detection gives it.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use super::Evidence;
+    use crate::load::Node;
+
+    pub fn parse(text: &str) -> Node {
+        crate::load::yaml::parse(text).expect("valid YAML").root
+    }
+
+    pub fn detected(text: &str) -> &'static str {
+        let root = parse(text);
+        let no_tree = |_: &std::path::Path| None;
+        super::detect(&Evidence { root: &root, path: None, bound_paths: &[], hydra_primary: &no_tree }).0.name()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -153,15 +153,7 @@ impl Framework for Nanotron {
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> Node {
-        crate::load::yaml::parse(text).expect("valid YAML").root
-    }
-
-    fn detected(text: &str) -> &'static str {
-        let root = parse(text);
-        let no_tree = |_: &std::path::Path| None;
-        super::super::detect(&Evidence { root: &root, path: None, bound_paths: &[], hydra_primary: &no_tree }).0.name()
-    }
+    use super::super::test_support::{detected, parse};
 
     #[test]
     fn recognised_by_its_parallelism_and_sections() {

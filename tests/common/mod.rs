@@ -56,3 +56,13 @@ pub fn copy_dir(from: &Path, to: &Path) {
 pub fn copy_seed_004(to: &Path) {
     copy_dir(&repo().join("fixtures/seeds/004_naics_embedder"), to);
 }
+
+/// The median of a list (sorted in place); NaN when it is empty.
+pub fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let n = values.len();
+    if n == 0 {
+        return f64::NAN;
+    }
+    if n % 2 == 1 { values[n / 2] } else { (values[n / 2 - 1] + values[n / 2]) / 2.0 }
+}
