@@ -8,10 +8,16 @@ pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `../shared`, when present (CI has it).
+/// `../shared`, when present. CI has it: with `CI` set, a missing `../shared` fails the test
+/// that needs it instead of letting it skip and count as passed (issue 27).
 pub fn shared() -> Option<PathBuf> {
     let path = repo().join("../shared");
-    path.is_dir().then_some(path)
+    if path.is_dir() {
+        return Some(path);
+    }
+    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false"));
+    assert!(!ci, "CI is set but {} is missing: the tests that read it would pass without checking anything", path.display());
+    None
 }
 
 /// Runs the trainlint binary in `dir` with `args`.
