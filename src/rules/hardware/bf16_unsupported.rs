@@ -41,17 +41,15 @@ declare_rule! {
 }
 
 pub fn diagnostic(resolved: &ResolvedConfig, precision: &RoleValue, gpu: &GpuTarget) -> Diagnostic {
-    let cc = gpu.compute_capability.as_deref().unwrap_or("unknown");
-    let mut diagnostic = Diagnostic::new(
+    super::lacks(
         Bf16Unsupported,
-        &precision.file,
-        precision.span.clone(),
-        format!("precision {} needs native bf16, which {} (compute capability {cc}) lacks", precision.value, gpu.id),
+        resolved,
+        precision,
+        gpu,
+        super::Lacks {
+            feature: "native bf16",
+            note: "native bf16 needs compute capability ≥ 8.0 (torch.cuda.is_bf16_supported); below it bf16 is emulated or refused",
+            help: format!("use 16-mixed (fp16 with loss scaling) or 32-true on {}, or a GPU with compute capability ≥ 8.0", gpu.id),
+        },
     )
-    .with_label(format!("bf16 on {}", gpu.id))
-    .with_note("native bf16 needs compute capability ≥ 8.0 (torch.cuda.is_bf16_supported); below it bf16 is emulated or refused")
-    .with_help(format!("use 16-mixed (fp16 with loss scaling) or 32-true on {}, or a GPU with compute capability ≥ 8.0", gpu.id));
-    diagnostic.stage = resolved.stage.clone();
-    diagnostic.gpu = Some(gpu.id.clone());
-    diagnostic
 }

@@ -41,17 +41,15 @@ declare_rule! {
 }
 
 pub fn diagnostic(resolved: &ResolvedConfig, precision: &RoleValue, gpu: &GpuTarget) -> Diagnostic {
-    let cc = gpu.compute_capability.as_deref().unwrap_or("none");
-    let mut diagnostic = Diagnostic::new(
+    super::lacks(
         Fp8Unsupported,
-        &precision.file,
-        precision.span.clone(),
-        format!("precision {} needs fp8, which {} (compute capability {cc}) lacks", precision.value, gpu.id),
+        resolved,
+        precision,
+        gpu,
+        super::Lacks {
+            feature: "fp8",
+            note: "Transformer Engine's fp8 needs compute capability ≥ 8.9 (Ada, Hopper, Blackwell)",
+            help: format!("use bf16-mixed on {}, or an fp8-capable GPU (l4, l40s, rtx-4090, h100-sxm, h200, b200)", gpu.id),
+        },
     )
-    .with_label(format!("fp8 on {}", gpu.id))
-    .with_note("Transformer Engine's fp8 needs compute capability ≥ 8.9 (Ada, Hopper, Blackwell)")
-    .with_help(format!("use bf16-mixed on {}, or an fp8-capable GPU (l4, l40s, rtx-4090, h100-sxm, h200, b200)", gpu.id));
-    diagnostic.stage = resolved.stage.clone();
-    diagnostic.gpu = Some(gpu.id.clone());
-    diagnostic
 }
