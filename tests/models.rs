@@ -501,6 +501,12 @@ fn preference_runs_double_the_sequences_and_hold_a_reference_model() {
     assert!(names(&trl_dpo).contains(&"reference model".to_owned()), "{trl_dpo:#}");
     assert!(bytes(&trl_dpo, "activations (transformer)") > 0.0, "max_length gives the sequence length: {trl_dpo:#}");
     assert!(!names(&estimate(&dir, &["--gpu", "h100-sxm", "trl_pre.yaml"])).contains(&"reference model".to_owned()));
+    // Axolotl passes `precompute_ref_log_probs` to TRL's DPOConfig (`core/trainers/dpo/__init__.py`): the same.
+    let axolotl = "base_model: Qwen/Qwen2.5-0.5B\nrl: dpo\nmicro_batch_size: 2\ngradient_accumulation_steps: 4\nsequence_len: 1024\nbf16: true\n";
+    write(&dir, "ax_dpo.yml", axolotl);
+    write(&dir, "ax_dpo_pre.yml", &format!("{axolotl}precompute_ref_log_probs: true\n"));
+    assert!(names(&estimate(&dir, &["--gpu", "h100-sxm", "ax_dpo.yml"])).contains(&"reference model".to_owned()));
+    assert!(!names(&estimate(&dir, &["--gpu", "h100-sxm", "ax_dpo_pre.yml"])).contains(&"reference model".to_owned()));
 }
 
 /// Configs that train nothing (torchtune's evaluation and generation recipes, LLaMA-Factory's

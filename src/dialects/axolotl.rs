@@ -13,10 +13,11 @@ pub struct Axolotl;
 /// `ModelInputConfig.base_model`; FACTS.md §6).
 /// `adapter`: `lora`, `qlora`, `llama-adapter` (axolotl `src/axolotl/utils/schemas/peft.py`, `LoraConfig.adapter`).
 /// `lora_r`, `lora_target_modules` (axolotl `src/axolotl/utils/schemas/peft.py`, `LoraConfig`).
-/// `rl`: `dpo`, `ipo`, `orpo`, `kto`, `simpo` (axolotl `src/axolotl/utils/schemas/enums.py`, `RLType`).
-const BINDINGS: [(Role, &str); 13] = [
+/// `rl`: `dpo`, `ipo`, `orpo`, `kto`, `simpo` (axolotl `src/axolotl/utils/schemas/enums.py`, `RLType`),
+/// derived (`precompute_ref_log_probs`, which Axolotl passes to TRL's `DPOConfig`, drops the
+/// reference model: `core/trainers/dpo/__init__.py`).
+const BINDINGS: [(Role, &str); 12] = [
     (Role::Model, "base_model"),
-    (Role::Preference, "rl"),
     (Role::Adapter, "adapter"),
     (Role::LoraRank, "lora_r"),
     (Role::LoraTargets, "lora_target_modules"),
@@ -97,6 +98,16 @@ impl Framework for Axolotl {
             && root.get_dotted("bnb_config_kwargs.bnb_4bit_use_double_quant").map(|n| n.to_json().as_bool()) != Some(Some(false))
         {
             out.push(Role::BaseWeights, "int4-double-quant".into(), "load_in_4bit");
+        }
+        // `rl` (a DPO-family value with `precompute_ref_log_probs: true`: the reference
+        // log-probabilities are computed before training, no reference model is held then).
+        if let Some(rl) = root.get("rl").filter(|n| n.as_str().is_some()) {
+            let dpo = rl.as_str().and_then(|s| s.parse::<crate::schema::typed::Preference>().ok()) == Some(crate::schema::typed::Preference::Dpo);
+            if dpo && super::truthy(root, "precompute_ref_log_probs") {
+                out.push(Role::Preference, "paired".into(), "precompute_ref_log_probs");
+            } else {
+                out.push(Role::Preference, rl.to_json(), "rl");
+            }
         }
         super::hf_trainer::switches(root, &mut out);
         // A 4/8-bit base under an adapter is prepared with PEFT's `prepare_model_for_kbit_training`

@@ -106,7 +106,14 @@ pub fn switches(root: &Node, out: &mut DerivedRoles) {
     // is a paired preference config (DPOConfig, ORPOConfig and CPOConfig all have both) whose
     // reference model is not known: paired sequences, no reference counted.
     if let Some(loss) = root.get("loss_type").filter(|l| l.as_str().is_some_and(|s| s.parse::<crate::schema::typed::Preference>().is_ok())) {
-        out.push(Role::Preference, loss.to_json(), "loss_type");
+        // `precompute_ref_log_probs: true` (TRL `DPOConfig`) computes the reference log-probabilities
+        // before training: the pair is still concatenated, and no reference model is held then.
+        let dpo = loss.as_str().and_then(|s| s.parse::<crate::schema::typed::Preference>().ok()) == Some(crate::schema::typed::Preference::Dpo);
+        if dpo && truthy("precompute_ref_log_probs") {
+            out.push(Role::Preference, "paired".into(), "precompute_ref_log_probs");
+        } else {
+            out.push(Role::Preference, loss.to_json(), "loss_type");
+        }
     } else if root.get("beta").is_some() && root.get("max_prompt_length").is_some() {
         out.push(Role::Preference, "paired".into(), "beta");
     }

@@ -31,10 +31,7 @@ impl MemoryComponent for ReferenceModel {
         if run.parts.as_ref().is_some_and(|p| p.added || p.frozen > 0.0) {
             return Ok(vec![]);
         }
-        // TRL `precompute_ref_log_probs: true` computes the reference log-probabilities before training.
-        if run.resolved.tree.get("precompute_ref_log_probs").and_then(|n| n.to_json().as_bool()) == Some(true) {
-            return Ok(vec![]);
-        }
+        // (TRL's `precompute_ref_log_probs: true` is read by its dialect: a paired objective, no reference.)
         // The reference model is loaded in the dtype the policy computes in: 16-bit under mixed
         // or pure 16-bit precision (it never needs fp32 master weights), fp32 otherwise.
         let (bytes, dtype) = match run.precision {
