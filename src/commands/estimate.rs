@@ -107,28 +107,26 @@ pub fn run_estimate(args: &EstimateArgs) -> Result<ExitCode, FatalError> {
             let refused = |e: crate::estimate::NotEstimable| FatalError::usage(format!("memory cannot be estimated: {}", e.0), None);
             // An input the config leaves open is solved for, and the estimate shown at it (`estimate::solve`).
             let (model, solved_view, note) = match MemoryModel::build(view, &settings, Some(&gpu)) {
-                Err(e) if e.0 == crate::estimate::FSDP_WORLD_UNKNOWN || e.0 == crate::estimate::ZERO_WORLD_UNKNOWN => {
-                    match solve::smallest_world(view, &settings, &gpu, margin, micro) {
-                        Ok(solved) => {
-                            let at = shortest_note(solved.at_sequence);
-                            let note = format!(
-                                "the data-parallel world is the launcher's (not stated): shown on {}, the fewest over which the sharded run fits on {} at micro batch {micro}{at}; `--world-size N` estimates another",
-                                gpus_text(solved.value),
-                                gpu.id
-                            );
-                            (solved.model, Some(solved.resolved), Some((note, SolvedInput { input: Unstated::WorldSize, value: solved.value })))
-                        }
-                        Err(solve::Unsolved::FitsNowhere(solved)) => {
-                            let at = shortest_note(solved.at_sequence);
-                            let note = format!(
-                                "the data-parallel world is the launcher's (not stated): shown on {}, the most searched{at}; what each GPU keeps unsharded does not fit",
-                                gpus_text(solved.value)
-                            );
-                            (solved.model, Some(solved.resolved), Some((note, SolvedInput { input: Unstated::WorldSize, value: solved.value })))
-                        }
-                        Err(solve::Unsolved::NotEstimable(_)) => return Err(refused(e)),
+                Err(e) if e.1.is_some() => match solve::smallest_world(view, &settings, &gpu, margin, micro) {
+                    Ok(solved) => {
+                        let at = shortest_note(solved.at_sequence);
+                        let note = format!(
+                            "the data-parallel world is the launcher's (not stated): shown on {}, the fewest over which the sharded run fits on {} at micro batch {micro}{at}; `--world-size N` estimates another",
+                            gpus_text(solved.value),
+                            gpu.id
+                        );
+                        (solved.model, Some(solved.resolved), Some((note, SolvedInput { input: Unstated::WorldSize, value: solved.value })))
                     }
-                }
+                    Err(solve::Unsolved::FitsNowhere(solved)) => {
+                        let at = shortest_note(solved.at_sequence);
+                        let note = format!(
+                            "the data-parallel world is the launcher's (not stated): shown on {}, the most searched{at}; what each GPU keeps unsharded does not fit",
+                            gpus_text(solved.value)
+                        );
+                        (solved.model, Some(solved.resolved), Some((note, SolvedInput { input: Unstated::WorldSize, value: solved.value })))
+                    }
+                    Err(solve::Unsolved::NotEstimable(_)) => return Err(refused(e)),
+                },
                 Err(e) => return Err(refused(e)),
                 Ok(model) if !model.activations_modelled => match solve::longest_sequence(view, &settings, &gpu, margin, micro) {
                     Some(Err(shortest)) => {

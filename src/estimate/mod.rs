@@ -167,14 +167,40 @@ pub fn unmodelled_reason(unmodelled: &crate::dialects::Unmodelled) -> String {
     format!("`{}` is set: {}", unmodelled.path, unmodelled.reason)
 }
 
-/// Why there is no estimate.
+/// Why there is no estimate: the reason in words, and the sharded world nobody states, when that
+/// is why (callers solve for the fewest GPUs then: typed, not read from the words).
 #[derive(Clone, Debug, PartialEq)]
-pub struct NotEstimable(pub String);
+pub struct NotEstimable(pub String, pub Option<WorldUnknown>);
+
+/// What shards over a data-parallel world nobody states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorldUnknown {
+    /// FSDP full sharding.
+    Fsdp,
+    /// A ZeRO stage read from another file (the DeepSpeed file, the accelerate config).
+    Zero,
+}
+
+impl NotEstimable {
+    /// Not estimable for a reason said in words.
+    pub fn new(reason: impl Into<String>) -> NotEstimable {
+        NotEstimable(reason.into(), None)
+    }
+
+    /// Not estimable because the run shards over a world nobody states.
+    pub fn world(by: WorldUnknown) -> NotEstimable {
+        let reason = match by {
+            WorldUnknown::Fsdp => FSDP_WORLD_UNKNOWN,
+            WorldUnknown::Zero => ZERO_WORLD_UNKNOWN,
+        };
+        NotEstimable(reason.to_owned(), Some(by))
+    }
+}
 
 impl MemoryModel {
     pub fn build(resolved: &ResolvedConfig, settings: &Settings, gpu: Option<&GpuTarget>) -> Result<MemoryModel, NotEstimable> {
         if let Some(why) = resolved.detection.dialect.not_training(&resolved.tree) {
-            return Err(NotEstimable(format!("{NOT_TRAINING} {why}")));
+            return Err(NotEstimable::new(format!("{NOT_TRAINING} {why}")));
         }
         // An `auto` precision the framework resolves from the card alone: priced as it resolves on this GPU.
         if let Some(gpu) = gpu
@@ -241,18 +267,18 @@ impl MemoryModel {
             && points.is_empty()
             && let Some(ModelLookup::Unknown { name, why }) = &resolved.model
         {
-            return Err(NotEstimable(unknown_model(name, why.as_deref())));
+            return Err(NotEstimable::new(unknown_model(name, why.as_deref())));
         }
         if run.parameters.is_none()
             && points.is_empty()
             && let Some(ModelLookup::Unsupported { name, known }) = &resolved.model
         {
-            return Err(NotEstimable(unsupported_model(name, known)));
+            return Err(NotEstimable::new(unsupported_model(name, known)));
         }
         if points.is_empty()
             && let Some(reason) = partial_training(resolved)
         {
-            return Err(NotEstimable(reason));
+            return Err(NotEstimable::new(reason));
         }
         // A DeepSpeed file the resolver read gives the ZeRO stage: the key that names it is modelled.
         let read_deepspeed =
@@ -260,10 +286,10 @@ impl MemoryModel {
         if points.is_empty()
             && let Some(unmodelled) = resolved.detection.dialect.memory_unmodelled(&resolved.tree).filter(|u| !read_deepspeed(&u.path))
         {
-            return Err(NotEstimable(unmodelled_reason(&unmodelled)));
+            return Err(NotEstimable::new(unmodelled_reason(&unmodelled)));
         }
         if points.is_empty() && run.fsdp && resolved.batch.world_size.is_none() {
-            return Err(NotEstimable(FSDP_WORLD_UNKNOWN.into()));
+            return Err(NotEstimable::world(WorldUnknown::Fsdp));
         }
         // The stage read from another file (the DeepSpeed file the config names, the accelerate
         // config it is launched with) shards over a world this config does not state.
@@ -273,7 +299,7 @@ impl MemoryModel {
             && resolved.batch.world_size.is_none()
             && (resolved.detection.dialect.deepspeed_file_key().is_some_and(read_deepspeed) || zero_elsewhere)
         {
-            return Err(NotEstimable(ZERO_WORLD_UNKNOWN.into()));
+            return Err(NotEstimable::world(WorldUnknown::Zero));
         }
         if let Some(ModelLookup::Found(facts)) = &resolved.model
             && resolved.role(crate::schema::Role::Parameters).is_some_and(|v| v.from_model.is_some())
@@ -281,7 +307,7 @@ impl MemoryModel {
             model.notes.push(format!("model shape from {} ({} parameters, exact count)", facts.described(), crate::model::thousands(facts.parameters)));
         }
         if run.parameters.is_none() && !model.activations_modelled && memory.terms.is_empty() && points.is_empty() {
-            return Err(NotEstimable("the config states no parameter count, activation size, memory term or calibration point".into()));
+            return Err(NotEstimable::new("the config states no parameter count, activation size, memory term or calibration point"));
         }
         model.calibration = calibration::fit(&points, |m| model.formula_total(m));
         if let Some(fit) = &model.calibration {

@@ -25,7 +25,7 @@ impl MemoryComponent for DeclaredActivations {
 
     fn terms(&self, run: &Run, _notes: &mut Vec<String>) -> Result<Vec<Term>, NotEstimable> {
         let Some(text) = &run.memory.activation_bytes_per_sample else { return Ok(vec![]) };
-        let per_sample = expr::quantity(text).map_err(|e| NotEstimable(format!("memory.activation_bytes_per_sample `{text}`: {e}")))?;
+        let per_sample = expr::quantity(text).map_err(|e| NotEstimable::new(format!("memory.activation_bytes_per_sample `{text}`: {e}")))?;
         Ok(vec![Term::per_sample("activations", per_sample, format!("micro batch × {text}"))])
     }
 }

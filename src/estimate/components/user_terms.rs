@@ -25,12 +25,12 @@ impl MemoryComponent for UserTerms {
     fn terms(&self, run: &Run, _notes: &mut Vec<String>) -> Result<Vec<Term>, NotEstimable> {
         let mut out = Vec::new();
         for term in &run.memory.terms {
-            let parsed = expr::parse(&term.bytes).map_err(|e| NotEstimable(format!("memory term `{}`: {e}", term.name)))?;
+            let parsed = expr::parse(&term.bytes).map_err(|e| NotEstimable::new(format!("memory term `{}`: {e}", term.name)))?;
             let names = parsed.names();
             let mut lookup = Vec::new();
             for name in names.iter().filter(|n| *n != "micro_batch") {
                 let value = lookup_name(run.resolved, name)
-                    .ok_or_else(|| NotEstimable(format!("memory term `{}`: `{name}` is not a number in the config", term.name)))?;
+                    .ok_or_else(|| NotEstimable::new(format!("memory term `{}`: `{name}` is not a number in the config", term.name)))?;
                 lookup.push((name.clone(), value));
             }
             // A term that grows with the micro batch is activations (alive from the forward to
@@ -42,7 +42,7 @@ impl MemoryComponent for UserTerms {
             if let Ok(bytes) = at_one
                 && !(bytes >= 0.0 && bytes.is_finite())
             {
-                return Err(NotEstimable(format!(
+                return Err(NotEstimable::new(format!(
                     "memory term `{}` is {bytes} bytes (`{}`): a memory term must be a finite number of bytes, zero or more",
                     term.name, term.bytes
                 )));

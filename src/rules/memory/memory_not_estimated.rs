@@ -133,18 +133,7 @@ pub fn diagnostic(resolved: &ResolvedConfig, reason: &str) -> Diagnostic {
                 "state the longest sequence the run trains on (the framework's max length / cutoff key), or declare `memory.activation_bytes_per_sample`",
             );
     }
-    if let Some(fsdp) = match reason {
-        crate::estimate::FSDP_WORLD_UNKNOWN => resolved.role(Role::Fsdp),
-        crate::estimate::ZERO_WORLD_UNKNOWN => resolved.role(Role::ZeroStage),
-        _ => None,
-    } {
-        let mut diagnostic = Diagnostic::new(MemoryNotEstimated, &fsdp.file, fsdp.span.clone(), format!("memory not estimated: {reason}"));
-        diagnostic.stage = resolved.stage.clone();
-        return diagnostic
-            .with_label("sharded over an unknown number of GPUs")
-            .with_note("each GPU holds 1/W of the model states, W being the data-parallel world; trainlint does not guess W")
-            .with_help("pass `--world-size N` (or set `world-size = N` in the manifest) to estimate the run on N GPUs");
-    }
+
     if let Some(unmodelled) = resolved.detection.dialect.memory_unmodelled(&resolved.tree)
         && crate::estimate::unmodelled_reason(&unmodelled) == reason
         && let Some(entry) = resolved.tree.entry_dotted(&unmodelled.path)
@@ -180,4 +169,22 @@ pub fn summary_reason(diagnostic: &Diagnostic) -> (&'static str, Option<String>)
         _ if diagnostic.message.contains(crate::estimate::NOT_TRAINING) => ("are not training runs", None),
         _ => ("state no model or parameter count", None),
     }
+}
+
+/// MEM004 for a run sharded over a world nobody states (`NotEstimable::world`), at the key that
+/// shards it; another reason is `diagnostic`'s.
+pub fn diagnostic_world(resolved: &ResolvedConfig, not_estimable: &crate::estimate::NotEstimable) -> Diagnostic {
+    let reason = &not_estimable.0;
+    let key = match not_estimable.1 {
+        Some(crate::estimate::WorldUnknown::Fsdp) => resolved.role(Role::Fsdp),
+        Some(crate::estimate::WorldUnknown::Zero) => resolved.role(Role::ZeroStage),
+        None => None,
+    };
+    let Some(key) = key else { return diagnostic(resolved, reason) };
+    let mut diagnostic = Diagnostic::new(MemoryNotEstimated, &key.file, key.span.clone(), format!("memory not estimated: {reason}"));
+    diagnostic.stage = resolved.stage.clone();
+    diagnostic
+        .with_label("sharded over an unknown number of GPUs")
+        .with_note("each GPU holds 1/W of the model states, W being the data-parallel world; trainlint does not guess W")
+        .with_help("pass `--world-size N` (or set `world-size = N` in the manifest) to estimate the run on N GPUs")
 }

@@ -56,7 +56,7 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &Settin
     for gpu in &gpus {
         let model = match MemoryModel::build(resolved, settings, Some(gpu)) {
             Ok(model) => model,
-            Err(reason) if reason.0 == estimate::FSDP_WORLD_UNKNOWN || reason.0 == estimate::ZERO_WORLD_UNKNOWN => {
+            Err(reason) if reason.1.is_some() => {
                 // The world is the launcher's: say the fewest GPUs the run fits on, or that none do.
                 match solve::smallest_world(resolved, settings, gpu, settings.safety_margin(), micro) {
                     Err(solve::Unsolved::FitsNowhere(solved))
@@ -73,7 +73,7 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &Settin
                         checker.report(diagnostic);
                     }
                     solved if !reported_unknown => {
-                        let mut diagnostic = memory_not_estimated::diagnostic(resolved, &reason.0);
+                        let mut diagnostic = memory_not_estimated::diagnostic_world(resolved, &reason);
                         match solved {
                             Ok(solved) => {
                                 let gpus = if solved.value == 1 { "1 GPU".to_owned() } else { format!("{} GPUs", crate::model::thousands(solved.value)) };
