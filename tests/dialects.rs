@@ -565,6 +565,12 @@ fn llama_factory_v1_semantics_and_v0_inferred_precision() {
     assert!(full["roles"]["adapter"].is_null() && full["roles"]["fsdp"].is_null(), "{full:#}");
     let v0 = show(&format!("{dir}/v0_lora_sft_no_precision.yaml"), &[]);
     assert_eq!(role(&v0, "precision").0, "16-mixed", "{v0:#}");
+    // v1's export config (LLaMA-Factory's own `examples/v1/train_lora/export_lora.yaml`) trains
+    // nothing: no default micro batch, so no "effective batch not checked" on it.
+    let export = show(&format!("{dir}/v1_export_lora.yaml"), &[]);
+    assert!(export["roles"]["micro_batch"].is_null() && export["roles"]["sequence_length"].is_null(), "{export:#}");
+    let (code, found) = check_json(&format!("{dir}/v1_export_lora.yaml"), &["--show-infos"]);
+    assert_eq!((code, found), (Some(0), vec![]));
 }
 
 /// torchtune before 0.3 bounded the sequence in the dataset builder (`dataset.max_seq_len`,

@@ -277,13 +277,18 @@ fn is_v1(root: &Node) -> bool {
 fn v1(root: &Node, out: &mut DerivedRoles) {
     let anchor = "model";
     let text = |path: &str| root.get_dotted(path).and_then(Node::as_str);
+    // The training defaults only for a run that trains (a `train_dataset`): an export config
+    // (`peft_config.export_dir`) has no micro batch to check (`Framework::not_training`).
+    let trains = root.get("train_dataset").is_some();
     match root.get("micro_batch_size") {
         Some(micro) => out.push(Role::MicroBatch, micro.to_json(), "micro_batch_size"),
-        None => out.push_default(Role::MicroBatch, 1.into(), "micro_batch_size", anchor),
+        None if trains => out.push_default(Role::MicroBatch, 1.into(), "micro_batch_size", anchor),
+        None => {}
     }
     match root.get("cutoff_len") {
         Some(cutoff) => out.push(Role::SequenceLength, cutoff.to_json(), "cutoff_len"),
-        None => out.push_default(Role::SequenceLength, 2048.into(), "cutoff_len", anchor),
+        None if trains => out.push_default(Role::SequenceLength, 2048.into(), "cutoff_len", anchor),
+        None => {}
     }
     if let Some(model) = root.get("model") {
         out.push(Role::Model, model.to_json(), "model");

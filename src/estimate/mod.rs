@@ -202,23 +202,9 @@ impl MemoryModel {
         if let Some(why) = resolved.detection.dialect.not_training(&resolved.tree) {
             return Err(NotEstimable::new(format!("{NOT_TRAINING} {why}")));
         }
-        // An `auto` precision the framework resolves from the card alone: priced as it resolves on this GPU.
-        if let Some(gpu) = gpu
-            && resolved.typed::<crate::schema::typed::Precision>() == Some(crate::schema::typed::Precision::Auto)
-            && let Some(precision) = resolved.detection.dialect.auto_precision(&resolved.tree, gpu.bf16)
-            && let Some(value) = resolved.role(crate::schema::Role::Precision)
-        {
-            let mut view = resolved.clone();
-            let mut resolved_value = value.clone();
-            resolved_value.value = precision.into();
-            view.roles.insert(crate::schema::Role::Precision, resolved_value);
-            let mut model = MemoryModel::build(&view, settings, Some(gpu))?;
-            model.notes.insert(0, format!("`{}: auto` resolves to {precision} on {} (the framework decides it from the card)", value.path, gpu.id));
-            return Ok(model);
-        }
         let memory = memory_facts(resolved, settings);
         let mut notes = Vec::new();
-        let run = Run::new(resolved, &memory, settings, &mut notes);
+        let run = Run::new(resolved, &memory, settings, gpu, &mut notes);
         let (mut fixed, mut scaling) = (Vec::new(), Vec::new());
         let mut activations_complete = false;
         let mut context = 0.0;

@@ -25,9 +25,9 @@ use super::parts::{self, Parts};
 use crate::model::Entry;
 use crate::resolve::ResolvedConfig;
 use crate::resolve::model::ModelLookup;
-use crate::schema::Role;
 use crate::schema::training_config::Memory;
 use crate::schema::typed::{Adapter, LoraTargets, Module, Optimizer, OptimizerKind, Precision, Preference, Quantization, TypedRole};
+use crate::schema::{GpuTarget, Role};
 use crate::settings::Settings;
 
 /// Every component, in breakdown order.
@@ -193,10 +193,19 @@ pub struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    pub fn new(resolved: &'a ResolvedConfig, memory: &'a Memory, settings: &Settings, notes: &mut Vec<String>) -> Run<'a> {
+    pub fn new(resolved: &'a ResolvedConfig, memory: &'a Memory, settings: &Settings, gpu: Option<&GpuTarget>, notes: &mut Vec<String>) -> Run<'a> {
         let number = |role: Role| resolved.role(role).and_then(|v| v.value.as_f64());
+        // An `auto` the framework resolves from the card alone (`Framework::auto_precision`): priced as it resolves on this GPU.
+        let on_card = gpu.and_then(|gpu| {
+            let text = resolved.detection.dialect.auto_precision(&resolved.tree, gpu.bf16)?;
+            Some((text.parse::<Precision>().ok()?, text, gpu))
+        });
         let precision = match (resolved.role(Role::Precision), resolved.typed::<Precision>()) {
             (_, Some(p)) if p != Precision::Auto => p,
+            (Some(value), Some(_)) if let Some((precision, text, gpu)) = on_card => {
+                notes.push(format!("`{}: auto` resolves to {text} on {} (the framework decides it from the card)", value.path, gpu.id));
+                precision
+            }
             (_, Some(_)) => {
                 notes.push("precision `auto` is decided at run time: fp32 assumed".into());
                 Precision::Fp32

@@ -59,10 +59,8 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &Settin
             Err(reason) if reason.1.is_some() => {
                 // The world is the launcher's: say the fewest GPUs the run fits on, or that none do.
                 match solve::smallest_world(resolved, settings, gpu, settings.safety_margin(), micro) {
-                    Err(solve::Unsolved::FitsNowhere(solved))
-                        if estimate::estimate(&solved.model, &solved.resolved, gpu, settings.safety_margin(), micro).verdict
-                            == estimate::Verdict::DoesNotFit =>
-                    {
+                    // Sure only where even the band's low end exceeds the card on the widest world.
+                    Err(solve::Unsolved::FitsNowhere(solved)) if solved.model.low(micro) > gpu.memory_bytes() as f64 * settings.safety_margin() => {
                         let estimate = estimate::estimate(&solved.model, &solved.resolved, gpu, settings.safety_margin(), micro);
                         let row = plan::plan(&solved.model, &solved.resolved, gpu, settings.safety_margin());
                         let mut diagnostic = out_of_memory::diagnostic(&solved.resolved, &solved.model, &estimate, &row, settings, &[&gpu.id]);
