@@ -155,8 +155,15 @@ fn compare(file: &str, label: &str) -> (Vec<Outcome>, Vec<String>, Vec<String>) 
         };
         let states = total - context - widened;
         let factor = trainlint::estimate::band::factor_measurable(total - context, widened).then(|| (tensors - states) / widened);
-        let tensor_ratio = Some(tensors / (total - context));
-        let states_ratio = (states > 0.0).then(|| tensors / states);
+        // The low end (live tensors and the context, no reserve) must not pass what the card held:
+        // the most the live tensors can have been is the measured figure itself (a reserve of 1),
+        // not the figure less the median reserve, which would push the low end under completed runs.
+        let tensors_at_most = match row["compare"].as_str().unwrap() {
+            "tensors" | "reserved" => measured,
+            _ => measured - context,
+        };
+        let tensor_ratio = Some(tensors_at_most / (total - context));
+        let states_ratio = (states > 0.0).then(|| tensors_at_most / states);
         if let Some(why) = pending {
             pending_errors.push((ratio - 1.0).abs());
             outcomes.push(Outcome {
