@@ -462,17 +462,23 @@ TT_CLIP = TT + "clip/_component_builders.py clip_vision_encoder + clip/_position
 
 
 def l32v_components(E, out_dim, n_cross, aspect_rows, tokens):
+    # `part` (README "Optional fields"): what torchtune's DeepFusionModel freezes or trains with `encoder_trainable` /
+    # `fusion_trainable` (modules/model_fusion/_deep_fusion.py __init__, _fusion_utils.py get_fusion_params). "encoder": the CLIP
+    # model (Llama3VisionEncoder.clip, models/llama3_2_vision/_encoder.py); "fusion": the projection head (register_fusion_module
+    # in Llama3VisionEncoder.__init__), each FusionLayer's cross-attention layer and FusionEmbedding's extra rows
+    # (modules/model_fusion/_fusion_layers.py fusion_params); the top-level fields are the decoder's own parameters.
     return [
-        {"name": "vision patch embedding", "kind": "conv", "in_channels": 3, "kernel": [14, 14], "out": E, "bias": False},
-        {"name": "vision CLS token", "kind": "vector", "dim": E},
-        {"name": "vision tiled position embeddings", "kind": "mllama_positions", "hidden": E, "tokens": tokens, "tiles": 4, "aspect_rows": aspect_rows},
-        {"name": "vision ln_pre/ln_post", "kind": "norm", "dim": E, "count": 2},
-        {"name": "vision encoder layers", "kind": "vit", "hidden": E, "layers": 32, "heads": 16, "intermediate": 4 * E, "attn_bias": False},
+        {"name": "vision patch embedding", "kind": "conv", "in_channels": 3, "kernel": [14, 14], "out": E, "bias": False, "part": "encoder"},
+        {"name": "vision CLS token", "kind": "vector", "dim": E, "part": "encoder"},
+        {"name": "vision tiled position embeddings", "kind": "mllama_positions", "hidden": E, "tokens": tokens, "tiles": 4, "aspect_rows": aspect_rows,
+         "part": "encoder"},
+        {"name": "vision ln_pre/ln_post", "kind": "norm", "dim": E, "count": 2, "part": "encoder"},
+        {"name": "vision encoder layers", "kind": "vit", "hidden": E, "layers": 32, "heads": 16, "intermediate": 4 * E, "attn_bias": False, "part": "encoder"},
         {"name": "vision global/projection layers (gated)", "kind": "vit", "hidden": E, "layers": 8, "heads": 16, "intermediate": 4 * E,
-         "attn_bias": False, "gates": 2},
-        {"name": "multimodal projector", "kind": "linear", "in": 6 * E, "out": out_dim, "bias": True},
-        {"name": "text cross-attention layers", "kind": "cross_attention_layers", "layers": n_cross},
-        {"name": "fusion token embeddings", "kind": "embedding_rows", "rows": 8},
+         "attn_bias": False, "gates": 2, "part": "fusion"},
+        {"name": "multimodal projector", "kind": "linear", "in": 6 * E, "out": out_dim, "bias": True, "part": "fusion"},
+        {"name": "text cross-attention layers", "kind": "cross_attention_layers", "layers": n_cross, "part": "fusion"},
+        {"name": "fusion token embeddings", "kind": "embedding_rows", "rows": 8, "part": "fusion"},
     ]
 
 
@@ -525,15 +531,19 @@ quant("axolotl-quants/Llama-4-Maverick-17B-128E-Linearized-bnb-nf4-bf16", "meta-
 
 # ---------------------------------------------------------------- Llama 4 Scout / Maverick (torchtune llama4 builders; transformers Llama4)
 TT_L4 = TT + "llama4/_model_builders.py @27aa76b887ca4015fd017774c9537b8754033438 and llama4/_component_builders.py @10ff7cd2e2415a9ebb462a10cf7ed149bf531054"
+# `part`: what torchtune's EarlyFusionModel freezes or trains with `encoders_trainable` / `fusion_trainable`
+# (modules/model_fusion/_early_fusion.py __init__): "encoder" the CLIP model (Llama4VisionEncoder.clip), "fusion" the projection head
+# (register_fusion_module in Llama4VisionEncoder.__init__, models/llama4/_encoder.py: fc1, fc2 and the projector of
+# llama4_vision_projection_head); the top-level fields are the decoder's.
 L4_VISION = [  # torchtune llama4_vision_encoder == transformers Llama4VisionModel + Llama4MultiModalProjector (same tensors)
-    {"name": "vision patch embedding (unfold + linear, no bias)", "kind": "linear", "in": 3 * 14 * 14, "out": 1408},
-    {"name": "vision CLS token", "kind": "vector", "dim": 1408},
-    {"name": "vision position table ((336/14)^2 + 1 rows)", "kind": "vector", "dim": 1408, "count": 577},
-    {"name": "vision layernorm_pre/post", "kind": "norm", "dim": 1408, "count": 2},
-    {"name": "vision encoder layers", "kind": "vit", "hidden": 1408, "layers": 34, "heads": 16, "intermediate": 5632, "attn_bias": True},
-    {"name": "vision adapter fc1 (pixel shuffle 0.5: 1408/0.25 in)", "kind": "linear", "in": 5632, "out": 4096},
-    {"name": "vision adapter fc2", "kind": "linear", "in": 4096, "out": 4096},
-    {"name": "multimodal projector", "kind": "linear", "in": 4096, "out": 5120},
+    {"name": "vision patch embedding (unfold + linear, no bias)", "kind": "linear", "in": 3 * 14 * 14, "out": 1408, "part": "encoder"},
+    {"name": "vision CLS token", "kind": "vector", "dim": 1408, "part": "encoder"},
+    {"name": "vision position table ((336/14)^2 + 1 rows)", "kind": "vector", "dim": 1408, "count": 577, "part": "encoder"},
+    {"name": "vision layernorm_pre/post", "kind": "norm", "dim": 1408, "count": 2, "part": "encoder"},
+    {"name": "vision encoder layers", "kind": "vit", "hidden": 1408, "layers": 34, "heads": 16, "intermediate": 5632, "attn_bias": True, "part": "encoder"},
+    {"name": "vision adapter fc1 (pixel shuffle 0.5: 1408/0.25 in)", "kind": "linear", "in": 5632, "out": 4096, "part": "fusion"},
+    {"name": "vision adapter fc2", "kind": "linear", "in": 4096, "out": 4096, "part": "fusion"},
+    {"name": "multimodal projector", "kind": "linear", "in": 4096, "out": 5120, "part": "fusion"},
 ]
 L4_SRC = (TT_L4 + " (%s: vocab 202048, 48 layers, 40 heads, 8 kv, head_dim 5120/40, embed 5120, expert hidden_dim 8192, %s, shared expert, "
           "router nn.Linear without bias, GroupedExperts gate/up/down, untied output, %s; vision clip_embed_dim 1408, 34 layers, 16 heads, "

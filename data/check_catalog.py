@@ -172,6 +172,9 @@ def main(path):
             prev = names.setdefault(n.lower(), eid)
             if prev != eid:
                 errors.append(f"name {n!r} maps to {prev} and {eid}")
+        parts = [c.get("part") for c in e["extra"].get("components", [])]
+        if any(parts) and not all(p in ("encoder", "fusion", "decoder") for p in parts):
+            errors.append(f"{eid}: a component has a `part` but not every one is encoder, fusion or decoder: {parts}")
         c = count(e)
         if c != e["parameters"]:
             errors.append(f"{eid}: parameters {e['parameters']:,} but the fields give {c:,}")

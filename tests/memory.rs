@@ -501,3 +501,50 @@ fn axolotl_bf16_auto_is_priced_as_it_resolves_on_each_card() {
     assert!(notes(&volta).contains("resolves to 32-true on v100-32gb"), "{volta:#}");
     assert!(ada["total_bytes"].as_f64().unwrap() < volta["total_bytes"].as_f64().unwrap());
 }
+
+/// torchtune's Llama 3.2 Vision full fine-tunes (`recipes/configs/llama3_2_vision/11B_full.yaml`,
+/// `90B_full.yaml`, copied as published) train the vision encoder and the fusion parameters and
+/// freeze the decoder (`decoder_trainable: False`; `DeepFusionModel.__init__`): gradients and
+/// AdamW states are priced for those parameters only, counted from the catalog's parts. The
+/// decoder's own parameters are Llama 3.1's text model (8,030,261,248 for 11B, 70,553,706,496
+/// for 90B), so the trained ones are 10,629,184,035 − 8,030,261,248 = 2,598,922,787 (11B) and
+/// 88,552,318,523 − 70,553,706,496 = 17,998,612,027 (90B).
+#[test]
+fn torchtune_vision_full_finetune_trains_encoder_and_fusion_only() {
+    let fixture = |name: &str| common::repo().join("fixtures/memory").join(name);
+    for (file, world, parameters, trained) in [
+        ("torchtune_llama3_2_vision_11B_full.yaml", "4", 10_629_184_035.0, 2_598_922_787.0),
+        ("torchtune_llama3_2_vision_90B_full.yaml", "8", 88_552_318_523.0, 17_998_612_027.0),
+    ] {
+        let e = estimate(&fixture(file), &["--gpu", "rtx-4090", "--world-size", world]);
+        let world: f64 = world.parse().unwrap();
+        // Pure bf16 (`dtype: bf16`), FSDP over the world: every parameter's weight, the trained ones' gradients
+        // (2 B) and fused AdamW's two bf16 moments (4 B).
+        let weights = component(&e, "weights");
+        assert!((weights / (parameters * 2.0 / world) - 1.0).abs() < 1e-6, "{file}: {e:#}");
+        let gradients = component(&e, "gradients");
+        let states = component(&e, "optimizer states");
+        let share = gradients / weights;
+        assert!((share * parameters / trained - 1.0).abs() < 0.01, "{file}: trained {} of {parameters}, expected {trained}", share * parameters);
+        assert!((states / (trained * 4.0 / world) - 1.0).abs() < 0.01, "{file}: {e:#}");
+        assert!(e["notes"].to_string().contains("as `model.decoder_trainable` says"), "{file}: {e:#}");
+    }
+
+    // The same 11B config with every part trained prices every parameter; without the switches,
+    // the builder's defaults (`llama3_2_vision_11b(decoder_trainable=False, encoder_trainable=True,
+    // fusion_trainable=True)`) give the published config's share.
+    let text = std::fs::read_to_string(fixture("torchtune_llama3_2_vision_11B_full.yaml")).unwrap();
+    let all = temp_config("tt-vision-all", &text.replace("decoder_trainable: False", "decoder_trainable: True"));
+    let all = estimate(&all, &["--gpu", "rtx-4090", "--world-size", "4"]);
+    assert!((component(&all, "gradients") / component(&all, "weights") - 1.0).abs() < 1e-9, "{all:#}");
+    let unwritten: String = text.lines().filter(|l| !l.contains("_trainable:")).map(|l| format!("{l}\n")).collect();
+    let defaults = estimate(&temp_config("tt-vision-defaults", &unwritten), &["--gpu", "rtx-4090", "--world-size", "4"]);
+    let published = estimate(&fixture("torchtune_llama3_2_vision_11B_full.yaml"), &["--gpu", "rtx-4090", "--world-size", "4"]);
+    assert_eq!(component(&defaults, "gradients"), component(&published, "gradients"));
+    assert!(defaults["notes"].to_string().contains("`model.decoder_trainable (default)`"), "{defaults:#}");
+    // Only the fusion parameters: 1,933,770,784.
+    let fusion = text.replace("encoder_trainable: True", "encoder_trainable: False");
+    let fusion = estimate(&temp_config("tt-vision-fusion", &fusion), &["--gpu", "rtx-4090", "--world-size", "4"]);
+    let trained = component(&fusion, "gradients") / component(&fusion, "weights") * 10_629_184_035.0;
+    assert!((trained / 1_933_770_784.0 - 1.0).abs() < 1e-6, "{trained}");
+}

@@ -1,7 +1,7 @@
 //! torchtune recipe configs (`_component_` keys), read with OmegaConf.
 
 use super::{Doc, Dialect, DerivedRoles, Evidence, Framework};
-use crate::load::Node;
+use crate::load::{Node, Value};
 use crate::schema::{Manifest, Role};
 
 pub const TORCHTUNE: Dialect = Dialect(&Torchtune);
@@ -95,6 +95,14 @@ impl Framework for Torchtune {
                     out.push(Role::Adapter, if dora { "dora" } else { "lora" }.into(), "model._component_");
                 }
                 None => {}
+            }
+        }
+        // A fusion model's `*_trainable` switches (or its builder's defaults): the share of its
+        // parameters that trains (`fusion_share`).
+        if let Some(Ok(share)) = fusion_share(root) {
+            match share.written {
+                true => out.push(Role::TrainableFraction, share.fraction.into(), &share.path),
+                false => out.push_default(Role::TrainableFraction, share.fraction.into(), &share.path, "model._component_"),
             }
         }
         if super::truthy(root, "enable_activation_checkpointing") {
@@ -272,6 +280,102 @@ impl Framework for Torchtune {
     fn sequence_length_keys(&self) -> &'static [&'static str] {
         &["max_seq_len"]
     }
+
+    /// A fusion model that freezes a part whose size the catalog does not give (`fusion_share`):
+    /// pricing every parameter as trained would overstate the peak, any other share would be a guess.
+    fn memory_unmodelled(&self, root: &Node) -> Option<super::Unmodelled> {
+        fusion_share(root)?.err()
+    }
+}
+
+/// The `*_trainable` keys of torchtune's fusion models, in the order `FusionShare::path` prefers.
+const FUSION_KEYS: [&str; 3] = ["decoder_trainable", "encoder_trainable", "fusion_trainable"];
+
+/// The full (not LoRA) fusion builders' defaults for `FUSION_KEYS`: torchtune
+/// `models/llama3_2_vision/_model_builders.py` `llama3_2_vision_11b` and `llama3_2_vision_90b`
+/// (`decoder_trainable: bool = False, encoder_trainable: bool = True, fusion_trainable: bool = True`);
+/// `models/llama4/_model_builders.py` `llama4_scout_17b_16e` and `llama4_maverick_17b_128e`
+/// (`decoder_trainable: bool = True, encoder_trainable: bool = False, fusion_trainable: bool = True`).
+fn fusion_defaults(builder: &str) -> Option<[bool; 3]> {
+    let (module, name) = builder.rsplit_once('.')?;
+    match (module, name) {
+        ("torchtune.models.llama3_2_vision", "llama3_2_vision_11b" | "llama3_2_vision_90b") => Some([false, true, true]),
+        ("torchtune.models.llama4", "llama4_scout_17b_16e" | "llama4_maverick_17b_128e") => Some([true, false, true]),
+        _ => None,
+    }
+}
+
+/// The share of a fusion model's parameters that trains, and the key that says so.
+#[derive(Clone, Debug, PartialEq)]
+struct FusionShare {
+    fraction: f64,
+    /// `model.<key>`: the first part frozen.
+    path: String,
+    /// Whether the config writes that key (else it is the builder's default).
+    written: bool,
+}
+
+/// What a full fine-tune of a torchtune fusion model trains. `DeepFusionModel.__init__` and
+/// `EarlyFusionModel.__init__` (`modules/model_fusion/_deep_fusion.py`, `_early_fusion.py`)
+/// collect the encoder's parameters when `encoder_trainable`, the decoder's when
+/// `decoder_trainable`, then add the fusion parameters (`_fusion_utils.py` `get_fusion_params`:
+/// the projection head, the cross-attention `FusionLayer.fusion_layer`s, `FusionEmbedding`'s
+/// extra rows) when `fusion_trainable` and remove them otherwise, and freeze the rest
+/// (`modules/peft/_utils.py` `set_trainable_params`); the full recipes then build the optimizer
+/// over the parameters that require a gradient. So the trained parameters are the encoder's own,
+/// the decoder's own and the fusion parameters, each by its switch, counted from the catalog
+/// entry's parts (`model::params::fusion_parts`). The switches are read as Python's truth
+/// (`if encoder_trainable:`); an unwritten one is the builder's default (`fusion_defaults`).
+///
+/// `None`: not a fusion builder, a LoRA builder (the LoRA recipes train the adapters only,
+/// `set_trainable_params(model, get_adapter_params(model))` in `lora_finetune_single_device.py`,
+/// counted as adapters), every part trained, or a builder the catalog does not know (the
+/// unknown model says so). `Err`: a part is frozen but the parts' sizes (or an unwritten
+/// switch of an unknown builder) are not known.
+fn fusion_share(root: &Node) -> Option<Result<FusionShare, super::Unmodelled>> {
+    let model = root.get("model")?;
+    let builder = model.get("_component_").and_then(Node::as_str)?;
+    if builder_adapter(builder).is_some() {
+        return None;
+    }
+    let defaults = fusion_defaults(builder);
+    let written: Vec<Option<bool>> = FUSION_KEYS
+        .iter()
+        .map(|key| {
+            model.get(key).map(|node| match &node.value {
+                Value::Bool(on) => *on,
+                Value::Null => false,
+                Value::Int(i) => *i != 0,
+                Value::UInt(u) => *u != 0,
+                Value::Float(f) => *f != 0.0,
+                Value::Str(s) => !s.is_empty(),
+                Value::Seq(items) => !items.is_empty(),
+                Value::Map(entries) => !entries.is_empty(),
+            })
+        })
+        .collect();
+    if defaults.is_none() && written.iter().all(Option::is_none) {
+        return None;
+    }
+    let on: Vec<Option<bool>> = (0..3).map(|i| written[i].or(defaults.map(|d| d[i]))).collect();
+    let frozen = on.iter().position(|v| *v == Some(false))?;
+    let path = format!("model.{}", FUSION_KEYS[frozen]);
+    let unmodelled = |why: &str| {
+        Err(super::Unmodelled {
+            path: path.clone(),
+            reason: format!("torchtune's fusion model trains only the parts its `*_trainable` switches name, and {why}, so the share that trains is unknown"),
+        })
+    };
+    let (entry, _) = crate::model::lookup(builder)?;
+    let Some(parts) = crate::model::params::fusion_parts(entry) else {
+        return Some(unmodelled(&format!("the model catalog does not give the sizes of `{}`'s encoder, decoder and fusion parameters", entry.id)));
+    };
+    let Some(on) = on.iter().copied().collect::<Option<Vec<bool>>>() else {
+        return Some(unmodelled("an unwritten switch's default is not known for this builder"));
+    };
+    let trained = [parts.decoder, parts.encoder, parts.fusion].iter().zip(&on).filter(|(_, on)| **on).map(|(n, _)| *n as f64).sum::<f64>();
+    let total = (parts.decoder + parts.encoder + parts.fusion) as f64;
+    Some(Ok(FusionShare { fraction: trained / total, path, written: written[frozen].is_some() }))
 }
 
 /// A builder's adapter: `lora_…` and `qlora_…` builders build the same
@@ -297,7 +401,55 @@ fn builder_adapter(builder: &str) -> Option<BuilderAdapter> {
 
 #[cfg(test)]
 mod tests {
-    use super::{BuilderAdapter, builder_adapter};
+    use super::{BuilderAdapter, FusionShare, builder_adapter, fusion_share};
+    use crate::dialects::Framework;
+    use crate::dialects::test_support::parse;
+
+    fn share(text: &str) -> Option<FusionShare> {
+        fusion_share(&parse(text)).map(|r| r.expect("sizes known"))
+    }
+
+    /// Llama 3.2 Vision 11B by part (`model::params::fusion_parts`): encoder 665,152,003,
+    /// fusion 1,933,770,784, decoder 8,030,261,248, of 10,629,184,035.
+    #[test]
+    fn fusion_switches_give_the_trained_share() {
+        let total = 10_629_184_035.0;
+        let vision = |rest: &str| format!("model:\n  _component_: torchtune.models.llama3_2_vision.llama3_2_vision_11b\n{rest}");
+        // 11B_full.yaml as published: the encoder and the fusion parameters train.
+        let published = share(&vision("  decoder_trainable: False\n  encoder_trainable: True\n  fusion_trainable: True\n")).unwrap();
+        assert!((published.fraction * total - 2_598_922_787.0).abs() < 1.0, "{published:?}");
+        assert_eq!((published.path.as_str(), published.written), ("model.decoder_trainable", true));
+        // Unwritten: the builder's defaults (False, True, True), shown at the builder.
+        let defaults = share(&vision("")).unwrap();
+        assert_eq!((defaults.fraction, defaults.path.as_str(), defaults.written), (published.fraction, "model.decoder_trainable", false));
+        // `fusion_trainable: False` removes the fusion parameters even from a trained encoder.
+        let encoder = share(&vision("  fusion_trainable: False\n")).unwrap();
+        assert!((encoder.fraction * total - 665_152_003.0).abs() < 1.0, "{encoder:?}");
+        // Python's truth (`if decoder_trainable:`): a non-empty string is true, null false.
+        let decoder = share(&vision("  decoder_trainable: \"yes\"\n  encoder_trainable: null\n  fusion_trainable: 0\n")).unwrap();
+        assert!((decoder.fraction * total - 8_030_261_248.0).abs() < 1.0, "{decoder:?}");
+        assert_eq!(decoder.path, "model.encoder_trainable");
+        // Everything trained, a LoRA builder (adapters only), a model without fusion: nothing derived.
+        assert_eq!(share(&vision("  decoder_trainable: True\n")), None);
+        assert_eq!(share("model:\n  _component_: torchtune.models.llama3_2_vision.lora_llama3_2_vision_11b\n  decoder_trainable: frozen\n"), None);
+        assert_eq!(share("model:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\n"), None);
+        // Llama 4's full builders freeze the vision encoder by default (True, False, True).
+        let scout = share("model:\n  _component_: torchtune.models.llama4.llama4_scout_17b_16e\n").unwrap();
+        assert!((scout.fraction * 108_641_793_536.0 - (108_641_793_536.0 - 811_115_008.0)).abs() < 10.0, "{scout:?}");
+        assert_eq!(scout.path, "model.encoder_trainable");
+    }
+
+    /// A frozen part whose size the catalog does not give is not priced: MEM004 says why.
+    #[test]
+    fn a_frozen_part_of_unknown_size_is_not_estimated() {
+        let root = parse("model:\n  _component_: torchtune.models.llama3_1.llama3_1_8b\n  decoder_trainable: False\n");
+        let unmodelled = super::Torchtune.memory_unmodelled(&root).expect("unmodelled");
+        assert_eq!(unmodelled.path, "model.decoder_trainable");
+        assert!(unmodelled.reason.contains("meta-llama/Llama-3.1-8B"), "{}", unmodelled.reason);
+        assert!(!super::Torchtune.derived(&root).iter().any(|d| d.role == crate::schema::Role::TrainableFraction));
+        let published = parse("model:\n  _component_: torchtune.models.llama3_2_vision.llama3_2_vision_11b\n  decoder_trainable: False\n");
+        assert_eq!(super::Torchtune.memory_unmodelled(&published), None);
+    }
 
     #[test]
     fn lora_and_qlora_builders() {

@@ -228,6 +228,21 @@ pub struct Component {
     pub aspect_rows: Option<u64>,
     pub tiles: Option<u64>,
     pub rows: Option<u64>,
+    /// Which part of a fusion model it is (`data/README.md`, "Optional fields"): what torchtune's
+    /// `encoder_trainable` / `decoder_trainable` / `fusion_trainable` train or freeze.
+    pub part: Option<Part>,
+}
+
+/// A part of a fusion model, as torchtune's `DeepFusionModel` and `EarlyFusionModel` split it
+/// (`modules/model_fusion/_deep_fusion.py`, `_early_fusion.py`, `__init__`: the encoder's
+/// parameters, the decoder's, and the fusion parameters `_fusion_utils.py` `get_fusion_params`
+/// returns, wherever they sit). `params::fusion_parts` counts each.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Part {
+    Encoder,
+    Fusion,
+    Decoder,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 //! modeling file behind every term. The arithmetic is checked (a local
 //! config.json can hold any number): an overflow gives `None`.
 
-use super::{Component, ComponentKind, Entry, Mlp, Norm, QkNorm};
+use super::{Component, ComponentKind, Entry, Mlp, Norm, Part, QkNorm};
 use std::ops::{Add, Mul, Sub};
 
 /// A checked count: `None` once any step overflows.
@@ -66,6 +66,28 @@ fn plain(h: N, i: N, bias: bool) -> N {
 /// The exact parameter count of an entry; `None` when it does not fit in 64 bits.
 pub fn count(e: &Entry) -> Option<u64> {
     total(e).0.and_then(|v| u64::try_from(v).ok())
+}
+
+/// A fusion model's parameters by part (`super::Part`): the encoder's own, the fusion
+/// parameters and the decoder's own (the top-level fields and any `decoder` component).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FusionParts {
+    pub encoder: u64,
+    pub fusion: u64,
+    pub decoder: u64,
+}
+
+/// The entry's parameters by part, where every component says its part (`None` for a model
+/// without components, one with an untagged component, or a count that overflows).
+pub fn fusion_parts(e: &Entry) -> Option<FusionParts> {
+    let components = &e.extra.components;
+    if components.is_empty() || components.iter().any(|c| c.part.is_none()) {
+        return None;
+    }
+    let sum = |part: Part| components.iter().filter(|c| c.part == Some(part)).fold(ZERO, |acc, c| acc + component(e, c));
+    let as_u64 = |v: N| v.0.and_then(|v| u64::try_from(v).ok());
+    let (encoder, fusion) = (sum(Part::Encoder), sum(Part::Fusion));
+    Some(FusionParts { encoder: as_u64(encoder)?, fusion: as_u64(fusion)?, decoder: as_u64(total(e) - encoder - fusion)? })
 }
 
 /// Parameters used per token: the count with the routed experts a token does
@@ -284,6 +306,25 @@ mod tests {
             .map(|e| format!("{}: computed {:?}, catalog {}", e.id, count(e), e.parameters))
             .collect();
         assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    /// torchtune's Llama 3.2 Vision by part: its decoder's own parameters are Llama 3.1's (the
+    /// text model: 8,030,261,248 for 8B, 70,553,706,496 for 70B, the catalog's published
+    /// counts), the CLIP encoder and the fusion parameters the rest.
+    #[test]
+    fn fusion_parts_of_llama_3_2_vision() {
+        let parts = |id: &str| fusion_parts(by_id(id).expect(id)).expect(id);
+        let small = parts("torchtune.models.llama3_2_vision.llama3_2_vision_11b");
+        assert_eq!(small, FusionParts { encoder: 665_152_003, fusion: 1_933_770_784, decoder: 8_030_261_248 });
+        assert_eq!(small.decoder, count(by_id("meta-llama/Llama-3.1-8B").unwrap()).unwrap());
+        let large = parts("torchtune.models.llama3_2_vision.llama3_2_vision_90b");
+        assert_eq!(large, FusionParts { encoder: 665_152_003, fusion: 17_333_460_024, decoder: 70_553_706_496 });
+        assert_eq!(large.decoder, count(by_id("meta-llama/Llama-3.1-70B").unwrap()).unwrap());
+        let scout = parts("meta-llama/Llama-4-Scout-17B-16E");
+        assert_eq!((scout.encoder, scout.fusion), (811_115_008, 60_817_408));
+        // No components, or components without parts: no split.
+        assert_eq!(fusion_parts(by_id("meta-llama/Llama-3.1-8B").unwrap()), None);
+        assert_eq!(fusion_parts(by_id("google/gemma-3-4b-it").unwrap()), None);
     }
 
     #[test]

@@ -225,6 +225,17 @@ impl<'a> Run<'a> {
         };
         let parameters = number(Role::Parameters);
         let stated_fraction = number(Role::TrainableFraction).map(|f| f.clamp(0.0, 1.0));
+        // Only part of the model trains: say how much, and which setting says so (a dialect's
+        // translation, e.g. torchtune's `*_trainable` switches, or the role written as such).
+        if let (Some(fraction), Some(p), Some(value)) = (stated_fraction.filter(|f| *f < 1.0), parameters, resolved.role(Role::TrainableFraction)) {
+            notes.push(format!(
+                "{} of {} parameters train ({:.1} %), as `{}` says: gradients and optimizer states are priced for them only",
+                crate::model::thousands((p * fraction).round() as u64),
+                crate::model::thousands(p as u64),
+                fraction * 100.0,
+                value.path
+            ));
+        }
         let parts = parameters.map(|p| match (stated_fraction, resolved.typed::<Adapter>(), entry) {
             (None, Some(adapter @ (Adapter::Lora | Adapter::Qlora | Adapter::Dora)), Some(entry)) => {
                 let rank = number(Role::LoraRank).filter(|r| *r >= 1.0).unwrap_or_else(|| {
