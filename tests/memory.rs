@@ -548,3 +548,17 @@ fn torchtune_vision_full_finetune_trains_encoder_and_fusion_only() {
     let trained = component(&fusion, "gradients") / component(&fusion, "weights") * 10_629_184_035.0;
     assert!((trained / 1_933_770_784.0 - 1.0).abs() < 1e-6, "{trained}");
 }
+
+/// A checkpoint stored AQLM 2-bit (LLaMA-Factory's own example, `ISTA-DASLab/…-AQLM-2Bit-1x16`)
+/// keeps its block linears at 2 bits per weight, not 16: the frozen base of Llama-3-8B is
+/// 6.98 B block-linear parameters × 0.25 B plus 1.05 B embeddings and head × 2 B ≈ 3.6 GiB.
+#[test]
+fn an_aqlm_checkpoint_is_priced_at_two_bits_per_weight() {
+    let text = "model_name_or_path: ISTA-DASLab/Meta-Llama-3-8B-Instruct-AQLM-2Bit-1x16\ntrust_remote_code: true\n\nstage: sft\ndo_train: true\nfinetuning_type: lora\nlora_rank: 8\nlora_target: all\n\ndataset: identity,alpaca_en_demo\ntemplate: llama3\ncutoff_len: 2048\n\nper_device_train_batch_size: 1\ngradient_accumulation_steps: 8\nlearning_rate: 1.0e-4\nnum_train_epochs: 3.0\nbf16: true\n";
+    let e = estimate(&temp_config("lf-aqlm", text), &["--gpu", "rtx-4090"]);
+    let base = component(&e, "weights (frozen base)") / 1073741824.0;
+    assert!((3.3..3.9).contains(&base), "frozen base {base:.2} GiB: {e:#}");
+    assert!(e["components"].to_string().contains("AQLM 2-bit"), "{e:#}");
+    // Not bitsandbytes: its 4-bit matmul's saved input does not apply.
+    assert!(!e["notes"].to_string().contains("bitsandbytes"), "{e:#}");
+}

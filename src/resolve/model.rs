@@ -149,12 +149,14 @@ pub fn fill(
     // A checkpoint stored quantized (`stored_quantization`: a GPTQ/AWQ/bitsandbytes upload) loads
     // its block linears at that width, whatever the config says of quantizing: its frozen base is
     // priced as stored (GPTQ/AWQ 4-bit with group 128 keep 0.5 B + an fp16 scale and a 4-bit zero
-    // per 128 weights, 0.52 B, within 8 % of the bitsandbytes 4-bit figure used for every 4-bit base).
+    // per 128 weights, 0.52 B, within 8 % of the bitsandbytes 4-bit figure used for every 4-bit base;
+    // AQLM 1x16 at its 2 bits per weight).
     // Else a quantization suffix the name was matched without (`-GPTQ`, `-AWQ`, `-bnb-4bit`, `-Int4`:
     // 4-bit; `-Int8`, `-FP8`: 8-bit) says the same of the checkpoint it names.
     let stored = match e.stored_quantization.as_deref() {
         Some("nf4" | "gptq-int4" | "awq-int4") => Some("int4"),
         Some("int8") => Some("int8"),
+        Some("aqlm-2bit-1x16") => Some("aqlm-2bit-1x16"),
         Some(_) => None,
         None => facts.name_quantization,
     };

@@ -455,6 +455,11 @@ pub enum Quantization {
     /// per-block absmax constants quantized to 8 bits in turn; QLoRA, Dettmers et al. 2023,
     /// arXiv:2305.14314 §3), what Axolotl's and LLaMA-Factory's QLoRA load by default.
     Int4DoubleQuant,
+    /// AQLM with one 16-bit codebook over groups of 8 weights ("1x16": 16 bits of code per 8
+    /// weights, 2 bits per weight; Egiazarian et al. 2024, arXiv:2401.06118 §3), a checkpoint
+    /// stored that way (`stored_quantization: aqlm-2bit-1x16` in the catalog) and loaded
+    /// quantized by transformers' AQLM integration for adapter training.
+    Aqlm2Bit,
 }
 
 impl FromStr for Quantization {
@@ -468,6 +473,7 @@ impl FromStr for Quantization {
             "int8" => Quantization::Int8,
             "int4" => Quantization::Int4,
             "int4-double-quant" => Quantization::Int4DoubleQuant,
+            "aqlm-2bit-1x16" => Quantization::Aqlm2Bit,
             _ => return Err(Unrecognised { role: Role::BaseWeights, text: text.to_owned() }),
         })
     }
@@ -479,6 +485,7 @@ impl Quantization {
             Quantization::Int8 => "int8",
             Quantization::Int4 => "4-bit",
             Quantization::Int4DoubleQuant => "4-bit, double-quantized",
+            Quantization::Aqlm2Bit => "AQLM 2-bit",
         }
     }
 }

@@ -278,7 +278,9 @@ impl<'a> Run<'a> {
                 whole
             }
         });
-        let four_bit = parts.as_ref().is_some_and(|p| p.quantized > 0.0) && resolved.typed::<Quantization>() != Some(Quantization::Int8);
+        // bitsandbytes' 4-bit matmul only (an unstated width on a quantized base is priced as it).
+        let four_bit = parts.as_ref().is_some_and(|p| p.quantized > 0.0)
+            && matches!(resolved.typed::<Quantization>(), None | Some(Quantization::Int4 | Quantization::Int4DoubleQuant));
         let bnb_keeps_4bit_input = four_bit && bnb_before_input_fix(settings, resolved, notes);
         Run {
             resolved,

@@ -42,11 +42,15 @@ pub fn describe(precision: Precision) -> &'static str {
 /// in 8 bits per block of 64 plus one fp32 second-level constant per 256 blocks, 8/64 +
 /// 32/(64 · 256) = 0.127 bits per parameter (QLoRA §3, "reduces the memory footprint from
 /// 0.5 bits per parameter to 0.127 bits"); unstated, it is not assumed: the larger figure.
+/// AQLM 1x16: a 16-bit code per group of 8 weights, 2 bits per weight (arXiv:2401.06118 §3);
+/// its codebooks (2^16 codes × 8 weights × fp16 = 1 MiB per linear, about 3 % of an 8B
+/// model's block linears) and per-channel scales are not counted.
 pub fn quantized_bytes(quantization: Quantization) -> f64 {
     match quantization {
         Quantization::Int8 => 1.0,
         Quantization::Int4 => 0.5 + 4.0 / 64.0,
         Quantization::Int4DoubleQuant => 0.5 + (8.0 / 64.0 + 32.0 / (64.0 * 256.0)) / 8.0,
+        Quantization::Aqlm2Bit => 16.0 / 8.0 / 8.0,
     }
 }
 
