@@ -191,6 +191,76 @@ fn a_torchtune_header_comment_gives_the_world() {
     assert!(shown.contains("× 1 data-parallel world") && shown.contains("tune run without torchrun options (one process)"), "{shown}");
 }
 
+/// LLaMA-Factory's `examples/ascend/*_fsdp2.yaml` show their launch in the header: `accelerate
+/// launch --config_file examples/accelerate/fsdp2_config_qwen35_moe.yaml src/train.py <this config>`,
+/// run from the repository root. Read as the same line in a launch script: accelerate's
+/// `num_processes` is the world (accelerate `commands/launch.py`: the config file's value without
+/// `--num_processes`) and its FSDP plugin the sharding (`ACCELERATE_USE_FSDP`, which the Trainer's
+/// `Accelerator` builds its plugin from). Issue 24: the 65 GiB frozen base of Qwen3.5-35B-A3B was
+/// priced unsharded on one RTX 4090 (MEM001); FSDP2 over 8 processes keeps an eighth of it.
+#[test]
+fn a_llamafactory_header_launch_takes_its_accelerate_config_world_and_sharding() {
+    let accelerate = "compute_environment: LOCAL_MACHINE\ndebug: false\ndistributed_type: FSDP\ndowncast_bf16: 'no'\nfsdp_config:\n  fsdp_version: 2\n  fsdp_auto_wrap_policy: TRANSFORMER_BASED_WRAP\n  fsdp_transformer_layer_cls_to_wrap: Qwen3_5MoeDecoderLayer,Qwen3_5MoeVisionBlock\n  fsdp_cpu_ram_efficient_loading: true\n  fsdp_offload_params: false\n  fsdp_reshard_after_forward: true\n  fsdp_state_dict_type: FULL_STATE_DICT\nmachine_rank: 0\nmain_training_function: main\nmixed_precision: bf16\nnum_machines: 1\nnum_processes: 8  # Change to match your NPU count (e.g., 8 for A2, 16 for A3)\nrdzv_backend: static\nsame_network: true\nuse_cpu: false\n";
+    let config = "# Start FSDP2 full fine-tuning on Ascend NPU\n# Usage:\n#   accelerate launch \\\n#       --config_file examples/accelerate/fsdp2_config_qwen35_moe.yaml \\\n#       src/train.py examples/ascend/qwen3_5moe_lora_sft_fsdp2.yaml\n#\n# Note: Change `num_processes` in fsdp2_config_qwen35_moe.yaml to match your NPU count\n\n### model\nmodel_name_or_path: Qwen/Qwen3.5-35B-A3B\ntrust_remote_code: true\nuse_v1_kernels: false\nflash_attn: fa2\n\n### method\nstage: sft\ndo_train: true\nfinetuning_type: lora\nlora_rank: 8\nlora_target: all\n\n### dataset\ndataset: alpaca_en_demo\ntemplate: qwen3_5_nothink\ncutoff_len: 2048\nmax_samples: 1000\noverwrite_cache: true\npreprocessing_num_workers: 16\ndataloader_num_workers: 4\npacking: false\n\n### output\noutput_dir: saves/Qwen3.5-35B/lora/sft\nlogging_steps: 1\nsave_steps: 2000\nmax_steps: 2000\nplot_loss: true\noverwrite_output_dir: true\nsave_only_model: false\nreport_to: none  # choices: [none, wandb, tensorboard, swanlab, mlflow]\n\n### train\nper_device_train_batch_size: 1\ngradient_accumulation_steps: 1\nlearning_rate: 1.0e-5\nlr_scheduler_type: cosine\nwarmup_ratio: 0.1\nbf16: true\nddp_timeout: 1800\nresume_from_checkpoint: null\ndisable_gradient_checkpointing: true\n";
+    let file = "examples/ascend/qwen3_5moe_lora_sft_fsdp2.yaml";
+    let dir = repo("lmf-header", &[(file, config), ("examples/accelerate/fsdp2_config_qwen35_moe.yaml", accelerate)]);
+    let fsdp_from =
+        |shown: &str| shown.lines().find(|l| l.trim_start().starts_with("fsdp ")).map(|l| l.split_whitespace().skip(1).collect::<Vec<_>>().join(" "));
+    let shown = show(&dir, file, &[]);
+    assert!(
+        shown.contains("effective batch: 8 = 1 micro batch × 1 accumulation × 8 data-parallel world (world size 8 from examples/ascend/qwen3_5moe_lora_sft_fsdp2.yaml:3 (the config's header comment: accelerate launch --config_file examples/accelerate/fsdp2_config_qwen35_moe.yaml (num_processes: 8)))"),
+        "{shown}"
+    );
+    assert_eq!(fsdp_from(&shown).as_deref(), Some("true examples/accelerate/fsdp2_config_qwen35_moe.yaml:11"), "fsdp_reshard_after_forward: true\n{shown}");
+    let estimate = common::stdout(&common::trainlint_in(&dir, &["estimate", "--gpu", "rtx-4090", file]));
+    assert!(estimate.contains("weights (frozen base)         8.17 GiB") && estimate.contains("lora · fsdp"), "{estimate}");
+    let found = codes(&dir, file, &["--gpu", "rtx-4090"]);
+    assert!(!found.contains(&"MEM001".to_owned()) && !found.contains(&"BAT006".to_owned()), "{found:?}");
+
+    // `--world-size` wins over the header's world; the accelerate config still shards the run.
+    let shown = show(&dir, file, &["--world-size", "4"]);
+    assert!(shown.contains("× 4 data-parallel world") && fsdp_from(&shown).is_some(), "{shown}");
+    // `--num_processes` on the header's line gives the world, the file the plugin.
+    std::fs::write(dir.join(file), config.replace("accelerate launch \\", "accelerate launch --num_processes 2 \\")).unwrap();
+    let shown = show(&dir, file, &[]);
+    assert!(
+        shown.contains("world size 2 from examples/ascend/qwen3_5moe_lora_sft_fsdp2.yaml:3 (the config's header comment: accelerate launch --num_processes=2)"),
+        "{shown}"
+    );
+    assert!(fsdp_from(&shown).is_some(), "{shown}");
+
+    // The path is the command's, run from the project root: a file beside the config, or one
+    // outside the project, is not the one the header names; nothing is said, as before.
+    let outside = dir.parent().unwrap().join(format!("trainlint-lmf-outside-{}.yaml", std::process::id()));
+    std::fs::write(&outside, accelerate).unwrap();
+    std::fs::write(dir.join("examples/ascend/beside.yaml"), accelerate).unwrap();
+    for named in ["beside.yaml".to_owned(), format!("../{}", outside.file_name().unwrap().to_string_lossy()), "examples/accelerate/missing.yaml".to_owned()] {
+        std::fs::write(dir.join(file), config.replace("examples/accelerate/fsdp2_config_qwen35_moe.yaml \\", &format!("{named} \\"))).unwrap();
+        let shown = show(&dir, file, &[]);
+        assert!(shown.contains("data-parallel world size not known") && fsdp_from(&shown).is_none(), "{named}\n{shown}");
+        assert!(codes(&dir, file, &["--gpu", "rtx-4090"]).contains(&"MEM001".to_owned()), "{named}");
+    }
+    let _ = std::fs::remove_file(outside);
+
+    // Checked from a folder above the repository (the corpus: one folder per repository), the
+    // command runs where the config's own path on it starts, not at the checked root.
+    let corpus = repo(
+        "lmf-header-corpus",
+        &[(&format!("hiyouga__LLaMA-Factory/{file}"), config), ("hiyouga__LLaMA-Factory/examples/accelerate/fsdp2_config_qwen35_moe.yaml", accelerate)],
+    );
+    let output = common::trainlint_in(&corpus, &["check", "--output-format", "json", "--gpu", "rtx-4090", "."]);
+    let json: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
+    let found: Vec<&str> = json["diagnostics"].as_array().unwrap().iter().filter_map(|d| d["code"].as_str()).collect();
+    assert!(found.contains(&"MEM002") && !found.contains(&"MEM001") && !found.contains(&"BAT006"), "{found:?}");
+
+    // A launch script that launches the config is the run; the header is not read.
+    std::fs::write(dir.join(file), config).unwrap();
+    let script = "#!/bin/bash\nCUDA_VISIBLE_DEVICES=0,1 accelerate launch --num_processes 2 src/train.py examples/ascend/qwen3_5moe_lora_sft_fsdp2.yaml\n";
+    std::fs::write(dir.join("examples/ascend/train.sh"), script).unwrap();
+    let shown = show(&dir, file, &[]);
+    assert!(shown.contains("world size 2 from examples/ascend/train.sh:2") && fsdp_from(&shown).is_none(), "{shown}");
+}
+
 /// torchtune's own override semantics: `tune run … loss=X` on a node with a `_component_` sets the
 /// component and keeps the node's other fields (`config/_utils.py` `_merge_yaml_and_cli_args`);
 /// a plain key is set as written. Found on torchtune's README command (issue 24 item 4): the

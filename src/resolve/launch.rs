@@ -196,10 +196,11 @@ fn project_roots(settings: &Settings) -> Vec<PathBuf> {
     out
 }
 
-/// The accelerate config a launch names (`--config_file F`), tried from each start.
+/// The accelerate config a launch names (`--config_file F`), tried from each start; a path
+/// outside the project is none (the loader would refuse to read it).
 fn accelerate_file(settings: &Settings, starts: &[PathBuf], launch: &Launch) -> Option<PathBuf> {
     let file = launch.accelerate_config.as_ref()?;
-    starts.iter().map(|s| s.join(file)).find(|p| settings.loader.is_file(p))
+    starts.iter().map(|s| s.join(file)).find(|p| settings.loader.is_inside_project(p) && settings.loader.is_file(p))
 }
 
 /// accelerate/commands/launch.py: without `--num_processes`, the `--config_file` YAML's
@@ -297,19 +298,66 @@ fn literal(text: &str, name: &str) -> Option<String> {
     Some(body[..body.find(quote)?].to_owned())
 }
 
-/// The world the config's own header comment launches it with: torchtune's configs open with
+/// What the config's own header comment launches it with: the world, and the accelerate config
+/// the launch names.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Header {
+    /// The world, with where it was read ("configs/x.yaml:9 (the config's header comment: …)").
+    pub world: Option<(u64, String)>,
+    /// The accelerate config the launch names (`accelerate launch --config_file F`), found in the
+    /// project: its plugin and precision are the run's (`resolve::fill_from_accelerate`).
+    pub accelerate: Option<PathBuf>,
+}
+
+/// The launch the config's own header comment shows: torchtune's configs open with
 /// `# tune run --nproc_per_node 4 full_finetune_distributed --config llama3_1/8B_full`
-/// (the command its authors ran). Only a launch that names this config counts (`--config`
-/// as a path or a torchtune config name, with or without `.yaml`); several: the smallest world,
-/// as for scripts. Returns the world and where it was read ("configs/x.yaml:9 (…)").
-pub fn from_header(display: &str, text: &str, config: &Path) -> Option<(u64, String)> {
+/// (the command its authors ran); LLaMA-Factory's `examples/ascend/*_fsdp2.yaml` with
+/// `# accelerate launch --config_file examples/accelerate/fsdp2_config.yaml src/train.py
+/// examples/ascend/….yaml`. It is read as the same line in a launch script would be: the world
+/// from the line, else from the accelerate config's `num_processes`; the accelerate config's
+/// path from where the command is run (the folder the config's own path on the line starts
+/// from, else the project root; never outside the project; a file that is not there gives
+/// nothing). Only a launch that names this config counts (`header_launches`);
+/// several: the smallest world, as for scripts.
+pub fn from_header(settings: &Settings, display: &str, text: &str, config: &Path) -> Option<Header> {
+    let mut best: Option<(Option<u64>, usize, String, Option<PathBuf>)> = None;
+    for (line, launch, run_from) in header_launches(text, config) {
+        let starts: Vec<PathBuf> = run_from.into_iter().chain(project_roots(settings)).collect();
+        let accelerate = accelerate_file(settings, &starts, &launch);
+        let (world, what) = match launch.world {
+            Some(w) => (Some(w), launch.what.clone()),
+            None => match accelerate.as_deref().and_then(|file| accelerate_world(settings, file, &launch)) {
+                Some((w, how)) => (Some(w), how),
+                None => (None, launch.what.clone()),
+            },
+        };
+        if world.is_none() && accelerate.is_none() {
+            continue;
+        }
+        // A known world first, then the smallest.
+        if best.as_ref().is_none_or(|(w, ..)| (world.is_none(), world) < (w.is_none(), *w)) {
+            best = Some((world, line, what, accelerate));
+        }
+    }
+    let (world, line, what, accelerate) = best?;
+    Some(Header { world: world.map(|w| (w, format!("{display}:{line} (the config's header comment: {what})"))), accelerate })
+}
+
+/// The launches in a config's leading comment block that name the config (`--config` or a
+/// positional path, as a path or a torchtune config name, with or without `.yaml`), each with
+/// the comment line its command starts on and the folder it is run from as the path it writes
+/// for the config shows it (`src/train.py examples/ascend/x.yaml` names
+/// `<repo>/examples/ascend/x.yaml`: it runs in `<repo>`). One command per comment line, joined
+/// over `\` continuations; prose lines parse to no launch; the block ends at the first line that
+/// is neither a comment nor blank.
+fn header_launches(text: &str, config: &Path) -> Vec<(usize, Launch, Option<PathBuf>)> {
     let stem = config.with_extension("");
-    let names_this = |written: &str| {
+    let written_stem = |written: &str| {
         let written = Path::new(written.trim_start_matches("./"));
-        let written = if written.extension().is_some_and(|e| e == "yaml" || e == "yml") { written.with_extension("") } else { written.to_path_buf() };
-        !written.as_os_str().is_empty() && stem.ends_with(&written)
+        if written.extension().is_some_and(|e| e == "yaml" || e == "yml") { written.with_extension("") } else { written.to_path_buf() }
     };
-    let mut best: Option<(u64, usize, String)> = None;
+    let names_this = |written: &Path| !written.as_os_str().is_empty() && stem.ends_with(written);
+    let mut out = Vec::new();
     let mut command = String::new();
     let mut first = 0;
     for (index, line) in text.lines().enumerate() {
@@ -321,7 +369,6 @@ pub fn from_header(display: &str, text: &str, config: &Path) -> Option<(u64, Str
         if command.is_empty() {
             first = index + 1;
         }
-        // One command per comment line, joined over `\` continuations; prose lines parse to no launch.
         if let Some(part) = body.strip_suffix('\\') {
             command.push_str(part);
             command.push(' ');
@@ -329,21 +376,53 @@ pub fn from_header(display: &str, text: &str, config: &Path) -> Option<(u64, Str
         }
         command.push_str(body.trim_start_matches("$ "));
         for launch in launches(&command) {
-            if let Some(world) = launch.world
-                && launch.configs.iter().any(|c| names_this(c))
-                && best.as_ref().is_none_or(|(w, ..)| world < *w)
-            {
-                best = Some((world, first, launch.what.clone()));
-            }
+            let Some(written) = launch.configs.iter().map(|c| written_stem(c)).find(|w| names_this(w)) else { continue };
+            let run_from = config.ancestors().nth(written.components().count()).map(Path::to_path_buf);
+            out.push((first, launch, run_from));
         }
         command.clear();
     }
-    best.map(|(world, line, what)| (world, format!("{display}:{line} (the config's header comment: {what})")))
+    out
 }
 
 #[cfg(test)]
 mod tests {
-    use super::markdown_shell;
+    use super::{header_launches, markdown_shell};
+    use std::path::Path;
+
+    /// The launch a header comment shows, read as a script's line would be: LLaMA-Factory's
+    /// `examples/ascend/qwen3_5moe_lora_sft_fsdp2.yaml` (an accelerate config, continued over
+    /// `\` lines, given at the line the command starts on), accelerate's other spellings of the
+    /// flag and the module, Axolotl's `accelerate launch -m axolotl.cli.train` (no accelerate
+    /// config); a launch of another config and a command after the YAML begins do not count.
+    #[test]
+    fn a_header_launch_names_its_accelerate_config_and_only_launches_of_this_config_count() {
+        let config = Path::new("/repo/examples/ascend/qwen3_5moe_lora_sft_fsdp2.yaml");
+        let header = "# Start FSDP2 full fine-tuning on Ascend NPU\n# Usage:\n#   accelerate launch \\\n#       --config_file examples/accelerate/fsdp2_config_qwen35_moe.yaml \\\n#       src/train.py examples/ascend/qwen3_5moe_lora_sft_fsdp2.yaml\n#\n# Note: Change `num_processes` in fsdp2_config_qwen35_moe.yaml to match your NPU count\n\n### model\nmodel_name_or_path: Qwen/Qwen3.5-35B-A3B\n";
+        let found = header_launches(header, config);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let (line, launch, run_from) = &found[0];
+        assert_eq!(*line, 3, "the line the command starts on");
+        assert_eq!(run_from.as_deref(), Some(Path::new("/repo")), "run where `examples/ascend/…` names this config");
+        assert_eq!(launch.accelerate_config.as_deref(), Some("examples/accelerate/fsdp2_config_qwen35_moe.yaml"));
+        assert_eq!(launch.world, None, "no --num_processes: the accelerate config says it");
+
+        let one = |command: &str| {
+            let text = format!("# {command}\nstage: sft\n");
+            header_launches(&text, config).into_iter().map(|(_, l, _)| (l.world, l.accelerate_config)).collect::<Vec<_>>()
+        };
+        let file = Some("a/f.yaml".to_owned());
+        assert_eq!(one("accelerate launch --config-file=a/f.yaml src/train.py examples/ascend/qwen3_5moe_lora_sft_fsdp2.yaml"), [(None, file.clone())]);
+        assert_eq!(
+            one("python -m accelerate.commands.launch --config_file a/f.yaml --num_processes 4 src/train.py ./examples/ascend/qwen3_5moe_lora_sft_fsdp2.yaml"),
+            [(Some(4), file.clone())]
+        );
+        assert_eq!(one("accelerate launch -m axolotl.cli.train examples/ascend/qwen3_5moe_lora_sft_fsdp2.yaml"), [(None, None)]);
+        assert_eq!(one("accelerate launch --config_file a/f.yaml src/train.py examples/ascend/qwen3_full_sft_fsdp2.yaml"), [], "another config");
+        assert_eq!(one("accelerate launch --config_file a/f.yaml src/train.py"), [], "no config named");
+        let late = "stage: sft\n# accelerate launch --config_file a/f.yaml src/train.py examples/ascend/qwen3_5moe_lora_sft_fsdp2.yaml\n";
+        assert!(header_launches(late, config).is_empty(), "only the leading comment block");
+    }
 
     #[test]
     fn only_shell_fences_of_a_readme_are_launch_lines_and_lines_keep_their_numbers() {

@@ -308,11 +308,22 @@ fn launched(
     // The world: the config's devices, else `--world-size`, else the launch, else the manifest's
     // `world-size`, else the launch the config's header comment shows.
     let (own_world, own_accelerate) = own.map_or((None, None), |o| (o.world, o.accelerate));
-    let accelerate = own_accelerate.or_else(|| linked.as_ref().and_then(|l| l.accelerate.clone()));
-    let mut launcher = own_world.or(linked.and_then(|l| l.world)).filter(|_| !settings.world_size_from_command_line);
+    let mut accelerate = own_accelerate.or_else(|| linked.as_ref().and_then(|l| l.accelerate.clone()));
+    let launch_world = own_world.or(linked.and_then(|l| l.world));
+    // The header's launch stands for the run when no launch gives a world or an accelerate
+    // config: its world as a launch script's would be (`--world-size` and the manifest's win),
+    // its accelerate config's plugin and precision whatever says the world.
+    let header_stands = launch_world.is_none() && accelerate.is_none();
+    let mut launcher = launch_world.filter(|_| !settings.world_size_from_command_line);
     let launched_world = launcher.clone();
-    if launcher.is_none() && settings.world_size.is_none() && !files[0].path().as_os_str().is_empty() {
-        launcher = launch::from_header(files[0].display(), files[0].text(), files[0].path());
+    if header_stands
+        && !files[0].path().as_os_str().is_empty()
+        && let Some(header) = launch::from_header(settings, files[0].display(), files[0].text(), files[0].path())
+    {
+        if settings.world_size.is_none() {
+            launcher = header.world;
+        }
+        accelerate = header.accelerate;
     }
     let world = launcher.as_ref().map(|(w, _)| u32::try_from(*w).unwrap_or(u32::MAX)).or(settings.world_size);
     let mut resolved = resolve_tree_with(files, tree, detection, settings, stage, omegaconf, world, accelerate.as_deref());
