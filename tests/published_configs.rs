@@ -283,10 +283,10 @@ const MIN_ROWS: &[(&str, usize)] = &[("litgpt", 46), ("torchtune", 13), ("llama_
 /// (framework, median |r − 1|, worst |r − 1|) over the counted rows, reached on 2026-11-27
 /// after each framework's semantics (issue 24 item 1), the scripts' own LoRA switches and
 /// torchtune's component override. The issue's bars (≤ 0.10 / ≤ 0.35 per framework) are met by
-/// HF (0.037 / 0.184) and litgpt (0.095 / 0.224, its rows' folders holding litgpt's
-/// `pyproject.toml`, whose bitsandbytes 0.42.0 kept the 4-bit inputs), and by torchtune's and
-/// LLaMA-Factory's medians; not by torchtune's worst 0.507 (8-bit paged AdamW with the optimizer
-/// in the backward), LLaMA-Factory's worst 0.653 (ZeRO-3 offload under), Axolotl 0.193 / 0.488
+/// HF (0.037 / 0.184), litgpt (0.095 / 0.224, its rows' folders holding litgpt's
+/// `pyproject.toml`, whose bitsandbytes 0.42.0 kept the 4-bit inputs) and torchtune (0.060 /
+/// 0.202, its 8-bit row on the `AdamW8bit` its README names), and by LLaMA-Factory's median; not
+/// by LLaMA-Factory's worst 0.653 (ZeRO-3 offload under), Axolotl 0.193 / 0.488
 /// (QLoRA over). book/src/memory.md lists the causes.
 const REACHED: &[(&str, f64, f64)] =
     &[("litgpt", 0.095, 0.224), ("torchtune", 0.060, 0.202), ("llama_factory", 0.086, 0.653), ("axolotl", 0.193, 0.488), ("hf", 0.037, 0.184)];

@@ -18,7 +18,7 @@ const SEED: u64 = 24;
 const SAMPLE: usize = 30;
 /// Judged right on 2026-11-27 (issue 24 asks for 28): the wrong ones and their causes are in
 /// book/src/memory.md.
-const RIGHT_WAS: usize = 20;
+const RIGHT_WAS: usize = 26;
 const START: &str = "<!-- verdict-sample: generated rows, judged by hand; tests/verdict_sample.rs -->";
 const END: &str = "<!-- /verdict-sample -->";
 
