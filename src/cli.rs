@@ -49,7 +49,7 @@ pub struct GlobalArgs {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Check configs: syntax, schema, batch invariance and memory fit.
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// Show the resolved view of one config: each role's value and where it comes from.
     Show(ShowArgs),
     /// The peak-memory breakdown of a config (per stage) on GPU targets.
