@@ -576,3 +576,30 @@ fn a_bare_suppression_suppresses_nothing_and_says_so() {
     assert!(out.contains("suppresses nothing") && out.contains("# trainlint: ignore[CODE] why it is fine"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn config_lists_the_manifest_keys_from_its_schema_and_explains_one() {
+    let dir = common::fresh_dir("config-command");
+    let output = run(&dir, &["config"], &[], None);
+    assert_eq!(output.status.code(), Some(0));
+    let out = common::stdout(&output);
+    // Every top-level key of the manifest's schema, in its order: the list is the schema's, not a second one.
+    let schema: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(common::repo().join("schemas/manifest.schema.json")).unwrap()).unwrap();
+    let keys: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+    let listed: Vec<&str> = out.lines().skip(1).filter_map(|l| l.split_whitespace().next()).filter(|k| !k.contains('.') && !k.starts_with('`')).collect();
+    assert_eq!(listed, keys, "{out}");
+    assert!(out.lines().any(|l| l.starts_with("extend-per-file-ignores ") && l.contains("table of list of string") && l.ends_with("`{}`")), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("world-size ") && l.contains("integer") && l.ends_with("not set")), "{out}");
+    assert!(out.contains("gpu[].memory-mib"), "nested keys too: {out}");
+    let one = run(&dir, &["config", "extend-ignore"], &[], None);
+    assert_eq!(one.status.code(), Some(0));
+    let text = common::stdout(&one);
+    assert!(text.starts_with("extend-ignore\n\nRule codes or prefixes to disable on top of `ignore`"), "{text}");
+    assert!(text.contains("Type: list of string\nDefault: `[]`\n") && text.contains("extend-ignore = [\"MEM003\"]"), "{text}");
+    assert!(common::stdout(&run(&dir, &["config", "gpu.memory-mib"], &[], None)).contains("Total memory in MiB"));
+    let unknown = run(&dir, &["config", "per-file-ignore"], &[], None);
+    assert_eq!(unknown.status.code(), Some(2));
+    let err = common::stderr(&unknown);
+    assert!(err.contains("error: unknown manifest key `per-file-ignore`") && err.contains("did you mean `per-file-ignores`?"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,6 +1,7 @@
 //! One module per subcommand; each returns the process exit code.
 
 pub mod check;
+pub mod config;
 pub mod estimate;
 pub mod gpus;
 pub mod migrate;
