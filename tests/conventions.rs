@@ -603,3 +603,41 @@ fn config_lists_the_manifest_keys_from_its_schema_and_explains_one() {
     assert!(err.contains("error: unknown manifest key `per-file-ignore`") && err.contains("did you mean `per-file-ignores`?"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn add_noqa_writes_suppressions_on_the_lines_with_findings_and_nothing_else() {
+    let dir = common::fresh_dir("add-noqa");
+    std::fs::create_dir_all(dir.join(".git")).unwrap();
+    std::fs::create_dir_all(dir.join("configs/ds")).unwrap();
+    // A comment already on the line, a bare suppression, a suppression to extend, CRLF line ends,
+    // a plain scalar continued on the next line (a ` #` there would end it), and a JSON file.
+    let train =
+        "# keep me\ntrainlint: 1\nbatch:\n  micro_batch: \"32\"   # lowered\n  acumulation: 4\nparallel:\n  devices: 2\n  devices: 4  # trainlint: ignore\n";
+    let crlf = "trainlint: 1\r\nbatch:\r\n  micro_batch: \"32\"  # trainlint: ignore[SCH003] tuned\r\n  accumulation: 1\r\n";
+    let continued = "trainlint: 1\nbatch:\n  micro_batch: 4\n  acumulation: four\n    and more\n";
+    std::fs::write(dir.join("configs/train.yaml"), train).unwrap();
+    std::fs::write(dir.join("configs/crlf.yaml"), crlf).unwrap();
+    std::fs::write(dir.join("configs/continued.yaml"), continued).unwrap();
+    std::fs::write(dir.join("configs/ds/zero.json"), "{\"train_batch_size\": 2, \"train_batch_size\": 4}\n").unwrap();
+    let output = run(&dir, &["check", "--add-noqa", "--select", "SCH", "."], &[], None);
+    assert_eq!(output.status.code(), Some(0), "{}", common::stderr(&output));
+    let err = common::stderr(&output);
+    assert!(err.contains("Added 4 suppressions in 2 files."), "{err}");
+    assert!(err.contains("warning: 2 findings left unsuppressed"), "the JSON file's and the continued scalar's: {err}");
+    let read = |name: &str| std::fs::read_to_string(dir.join("configs").join(name)).unwrap();
+    assert_eq!(
+        read("train.yaml"),
+        "# keep me\ntrainlint: 1\nbatch:\n  micro_batch: \"32\"   # lowered  # trainlint: ignore[SCH002]\n  acumulation: 4  # trainlint: ignore[SCH003]\nparallel:\n  devices: 2\n  devices: 4  # trainlint: ignore[SCH004]\n"
+    );
+    assert_eq!(read("crlf.yaml"), "trainlint: 1\r\nbatch:\r\n  micro_batch: \"32\"  # trainlint: ignore[SCH003, SCH002] tuned\r\n  accumulation: 1\r\n");
+    assert_eq!(read("continued.yaml"), continued, "a comment there would change the value: left alone");
+    // The findings are suppressed; SUP002 asks for the reasons (trainlint never writes one for you).
+    let (_, found) = findings(&dir, &["--select", "SCH,SUP", "configs/train.yaml", "configs/crlf.yaml"]);
+    assert_eq!(found, ["configs/train.yaml:SUP002", "configs/train.yaml:SUP002", "configs/train.yaml:SUP002"]);
+    // A second run has nothing to add.
+    let again = run(&dir, &["check", "--add-noqa", "--select", "SCH", "configs/train.yaml", "configs/crlf.yaml"], &[], None);
+    assert!(common::stderr(&again).contains("Added 0 suppressions in 0 files."), "{}", common::stderr(&again));
+    let refused = run(&dir, &["check", "--add-noqa", "--fix", "."], &[], None);
+    assert_eq!(refused.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

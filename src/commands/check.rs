@@ -98,6 +98,10 @@ pub struct CheckArgs {
     /// file need not exist). `--fix` then prints the fixed text to stdout.
     #[arg(long, value_name = "PATH")]
     pub stdin_filename: Option<PathBuf>,
+    /// Write a `# trainlint: ignore[CODE]` comment on each line with findings (YAML files only;
+    /// every other byte kept), as ruff's `--add-noqa`; then exit 0.
+    #[arg(long, conflicts_with_all = ["fix", "fix_only", "diff", "show_files", "statistics", "baseline", "show_settings"])]
+    pub add_noqa: bool,
     /// Print the settings the first path is checked with (manifest, rules, GPU targets, world size, excludes) and exit.
     #[arg(long, conflicts_with_all = ["fix", "fix_only", "diff", "show_files", "statistics"])]
     pub show_settings: bool,
@@ -224,6 +228,25 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
         let listing: String =
             files.iter().map(|f| format!("{:width$}  {}\n", render::escape_controls(&f.display), f.status.describe(), width = width)).collect();
         super::print(&listing);
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.add_noqa {
+        if stdin.is_some() {
+            return Err(FatalError::usage("`--add-noqa` writes files: it cannot check stdin", Some("name the files to add suppressions to".to_owned())));
+        }
+        super::refuse_set_when_writing(&args.config, "--add-noqa")?;
+        let (_, diagnostics) = collect(&Overlay::default())?;
+        let added = apply::add_noqa::add_noqa(&diagnostics);
+        apply::write_all(&added.changes)?;
+        let files = added.changes.len();
+        super::say(&format!("Added {} suppression{} in {files} file{}.", added.added, plural(added.added), plural(files)));
+        if added.left > 0 {
+            super::say(&format!(
+                "warning: {} finding{} left unsuppressed: JSON and shell files take no comment (use `per-file-ignores`), and a comment on a line continued below would change its value",
+                added.left,
+                plural(added.left)
+            ));
+        }
         return Ok(ExitCode::SUCCESS);
     }
     if args.fix || args.diff || args.fix_only {
