@@ -1,4 +1,4 @@
-//! The command line: `trainlint check | show | rule | gpus | schema`.
+//! The command line: `trainlint check | show | estimate | plan | migrate | rule | gpus | schema | config`.
 
 use crate::commands::{
     self,
@@ -49,7 +49,7 @@ pub struct GlobalArgs {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Check configs: syntax, schema, batch invariance and memory fit.
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// Show the resolved view of one config: each role's value and where it comes from.
     Show(ShowArgs),
     /// The peak-memory breakdown of a config (per stage) on GPU targets.
@@ -64,6 +64,8 @@ pub enum Command {
     Gpus(GpusArgs),
     /// Print one of trainlint's JSON Schemas.
     Schema(SchemaArgs),
+    /// List the manifest's keys with their type and default, or show one key's text (`trainlint config per-file-ignores`).
+    Config(commands::config::ConfigArgs),
     /// Print a shell completion script (`trainlint completions bash > ~/.local/share/bash-completion/completions/trainlint`).
     Completions(CompletionsArgs),
 }
@@ -88,6 +90,7 @@ pub fn run() -> ExitCode {
         Command::Rule(args) => commands::rule::run(&args),
         Command::Gpus(args) => commands::gpus::run(&args),
         Command::Schema(args) => commands::schema::run(&args),
+        Command::Config(args) => commands::config::run(&args),
         Command::Completions(args) => {
             use clap::CommandFactory;
             let mut script = Vec::new();

@@ -471,22 +471,23 @@ pub fn collapse_missing_configs(diagnostics: &mut Vec<Diagnostic>) {
 }
 
 fn retain_not_ignored(diagnostics: &mut Vec<Diagnostic>, settings: &Settings) {
-    if settings.manifest.per_file_ignores.is_empty() {
+    if settings.per_file_ignores.is_empty() {
         return;
     }
     diagnostics.retain(|d| {
         let ignored = per_file_ignores(settings, d.file.path());
-        !ignored.iter().any(|code| d.rule.code.starts_with(code.as_str()))
+        !ignored.iter().any(|code| code == "ALL" || d.rule.code.starts_with(code.as_str()))
     });
 }
 
-/// The codes `per-file-ignores` silences for a path (patterns are relative to the manifest).
+/// The codes `per-file-ignores` (and `--per-file-ignores`, the `extend-` forms) silence
+/// for a path: patterns are relative to the manifest's folder, and one without a `/`
+/// matches a file name too, as ruff's per-file-ignores do.
 fn per_file_ignores(settings: &Settings, path: &Path) -> Vec<String> {
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let root = std::path::absolute(&settings.root).unwrap_or_else(|_| settings.root.clone());
     let relative = absolute.strip_prefix(&root).unwrap_or(&absolute);
     settings
-        .manifest
         .per_file_ignores
         .iter()
         .filter(|(pattern, _)| matcher(pattern).is_some_and(|m| m.is_match(relative) || relative.file_name().is_some_and(|n| m.is_match(n))))

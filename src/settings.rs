@@ -2,7 +2,7 @@
 //! paths, as ruff finds `ruff.toml`), overridden by command-line options.
 
 use crate::diagnostic::RuleMeta;
-use crate::diagnostic::selection::RuleSelection;
+use crate::diagnostic::selection::{RuleSelection, Selectors};
 use crate::error::FatalError;
 use crate::gpus;
 use crate::schema::manifest::{Curriculum, StageFiles};
@@ -59,6 +59,14 @@ pub struct Settings {
     pub respect_gitignore: bool,
     /// The human formats list every info (`--show-infos`, else the manifest's `show-infos`, else false).
     pub show_infos: bool,
+    /// Patterns never walked: `--exclude`, else the manifest's `exclude`, else the
+    /// defaults (`None`); relative to `root`.
+    pub exclude: Option<Vec<String>>,
+    /// The manifest's `extend-exclude` and `--extend-exclude`.
+    pub extend_exclude: Vec<String>,
+    /// Codes ignored per pattern (relative to `root`): `--per-file-ignores`, else the
+    /// manifest's `per-file-ignores`; then its `extend-per-file-ignores` and `--extend-per-file-ignores`.
+    pub per_file_ignores: Vec<(String, Vec<String>)>,
 }
 
 /// Command-line values that override the manifest.
@@ -67,7 +75,11 @@ pub struct Overrides {
     pub config: Option<PathBuf>,
     pub select: Option<Vec<String>>,
     pub extend_select: Vec<String>,
+    /// `--ignore` and `--extend-ignore` (one list, as ruff).
     pub ignore: Vec<String>,
+    /// The rules a subcommand runs (`migrate`: MIG), in place of the manifest's
+    /// `select` and `extend-select`; the manifest's ignores still apply.
+    pub command_rules: Option<Vec<String>>,
     pub world_size: Option<u32>,
     /// `--set KEY=VALUE`, in order.
     pub sets: Vec<(String, String)>,
@@ -86,6 +98,16 @@ pub struct Overrides {
     pub respect_gitignore: Option<bool>,
     /// `--show-infos`.
     pub show_infos: Option<bool>,
+    /// `--isolated`: no manifest is read (ruff's `--isolated`); only the command line counts.
+    pub isolated: bool,
+    /// `--exclude`: replaces the manifest's `exclude` and the defaults.
+    pub exclude: Option<Vec<String>>,
+    /// `--extend-exclude`: on top of the manifest's.
+    pub extend_exclude: Vec<String>,
+    /// `--per-file-ignores`: replaces the manifest's `per-file-ignores`.
+    pub per_file_ignores: Option<Vec<(String, Vec<String>)>>,
+    /// `--extend-per-file-ignores`: on top of the manifest's.
+    pub extend_per_file_ignores: Vec<(String, Vec<String>)>,
 }
 
 impl Settings {
@@ -95,6 +117,7 @@ impl Settings {
         manifests().clear();
         let found = match &overrides.config {
             Some(path) => Some(read_manifest(path, ManifestKind::from_path(path))?),
+            None if overrides.isolated => None,
             None => find_manifest(paths)?,
         };
         Settings::from_found(found, overrides, paths)
@@ -103,8 +126,8 @@ impl Settings {
     /// Settings from a given manifest file (or none), with `overrides` applied.
     pub fn from_manifest(path: Option<&Path>, overrides: &Overrides) -> Result<Settings, FatalError> {
         let found = match path {
-            Some(path) => Some(read_manifest(path, ManifestKind::from_path(path))?),
-            None => None,
+            Some(path) if !overrides.isolated || overrides.config.is_some() => Some(read_manifest(path, ManifestKind::from_path(path))?),
+            _ => None,
         };
         Settings::from_found(found, overrides, &[])
     }
@@ -122,10 +145,16 @@ impl Settings {
             manifest_error(manifest_path.as_deref(), manifest_text.as_deref(), message, needle, help)
         };
 
-        let select = overrides.select.as_deref().or(manifest.select.as_deref());
-        let extend_select: Vec<String> = manifest.extend_select.iter().chain(&overrides.extend_select).cloned().collect();
-        let ignore: Vec<String> = manifest.ignore.iter().chain(&overrides.ignore).cloned().collect();
-        let selection = RuleSelection::new(select, &extend_select, &ignore).with_severities(&manifest.severity);
+        // The manifest's layer, then the command line's, composed as ruff composes them (`RuleSelection::layered`).
+        let manifest_ignore: Vec<String> = manifest.ignore.iter().chain(&manifest.extend_ignore).cloned().collect();
+        let mut layers = vec![match &overrides.command_rules {
+            Some(rules) => Selectors { select: Some(rules), extend_select: &[], ignore: &manifest_ignore },
+            None => Selectors { select: manifest.select.as_deref(), extend_select: &manifest.extend_select, ignore: &manifest_ignore },
+        }];
+        if overrides.select.is_some() || !overrides.extend_select.is_empty() || !overrides.ignore.is_empty() {
+            layers.push(Selectors { select: overrides.select.as_deref(), extend_select: &overrides.extend_select, ignore: &overrides.ignore });
+        }
+        let selection = RuleSelection::layered(&layers).with_severities(&manifest.severity);
 
         let catalog = gpus::catalog(&manifest.gpu);
         let wanted = if overrides.gpus.is_empty() { &manifest.gpus } else { &overrides.gpus };
@@ -198,12 +227,38 @@ impl Settings {
                 return Err(manifest_error(format!("`[frameworks] {framework}`: {reason}"), Some(version), None));
             }
         }
-        for pattern in manifest.per_file_ignores.keys().chain(manifest.exclude.iter().flatten()).chain(&manifest.extend_exclude).chain(manifest.dialects.keys())
+        for pattern in manifest
+            .per_file_ignores
+            .keys()
+            .chain(manifest.extend_per_file_ignores.keys())
+            .chain(manifest.exclude.iter().flatten())
+            .chain(&manifest.extend_exclude)
+            .chain(manifest.dialects.keys())
         {
             if let Err(error) = globset::Glob::new(pattern) {
                 return Err(manifest_error(format!("invalid glob pattern `{pattern}`: {error}"), Some(pattern), None));
             }
         }
+        let command_line_patterns = overrides.exclude.iter().flatten().chain(&overrides.extend_exclude);
+        let command_line_patterns =
+            command_line_patterns.chain(overrides.per_file_ignores.iter().flatten().chain(&overrides.extend_per_file_ignores).map(|(pattern, _)| pattern));
+        for pattern in command_line_patterns {
+            if let Err(error) = globset::Glob::new(pattern) {
+                return Err(FatalError::usage(format!("invalid glob pattern `{pattern}`: {error}"), None));
+            }
+        }
+        // ruff's composition ("exclude", "per-file-ignores" in ruff's settings docs): the command
+        // line's `--exclude` / `--per-file-ignores` replace the manifest's list, the `extend-` forms add to it.
+        let exclude = overrides.exclude.clone().or_else(|| manifest.exclude.clone());
+        let extend_exclude: Vec<String> = manifest.extend_exclude.iter().chain(&overrides.extend_exclude).cloned().collect();
+        let per_file_ignores: Vec<(String, Vec<String>)> = match &overrides.per_file_ignores {
+            Some(list) => list.clone(),
+            None => manifest.per_file_ignores.iter().map(|(p, c)| (p.clone(), c.clone())).collect(),
+        }
+        .into_iter()
+        .chain(manifest.extend_per_file_ignores.iter().map(|(p, c)| (p.clone(), c.clone())))
+        .chain(overrides.extend_per_file_ignores.iter().cloned())
+        .collect();
 
         let (manifest_respect_gitignore, manifest_show_infos) = (manifest.respect_gitignore, manifest.show_infos);
         let mut settings = Settings {
@@ -214,7 +269,15 @@ impl Settings {
             manifest_path,
             root,
             selection,
-            command_line_selectors: overrides.select.iter().flatten().chain(&overrides.extend_select).chain(&overrides.ignore).cloned().collect(),
+            command_line_selectors: overrides
+                .select
+                .iter()
+                .flatten()
+                .chain(&overrides.extend_select)
+                .chain(&overrides.ignore)
+                .chain(overrides.per_file_ignores.iter().flatten().chain(&overrides.extend_per_file_ignores).flat_map(|(_, codes)| codes))
+                .cloned()
+                .collect(),
             manifest_text,
             catalog,
             gpus,
@@ -224,6 +287,9 @@ impl Settings {
             loader: crate::load::Loader::disk(),
             respect_gitignore: overrides.respect_gitignore.or(manifest_respect_gitignore).unwrap_or(true),
             show_infos: overrides.show_infos.or(manifest_show_infos).unwrap_or(false),
+            exclude,
+            extend_exclude,
+            per_file_ignores,
         };
         let roots = project_roots(settings.manifest_path.as_deref(), paths);
         settings.loader = settings.loader.with_shell_command(settings.manifest.shell.as_ref().and_then(|s| s.command.clone())).with_roots(&roots);
@@ -256,7 +322,12 @@ impl Settings {
     /// registry, which the command layer passes in): an unknown one is a usage
     /// error, pointed at in the manifest when it comes from there.
     pub fn check_selectors(&self, rules: &[&RuleMeta]) -> Result<(), FatalError> {
-        let Some(unknown) = self.selection.unknown(rules) else { return Ok(()) };
+        // A per-file ignore names codes or prefixes as a selector does (ruff refuses an unknown one too).
+        let per_file = self.per_file_ignores.iter().flat_map(|(_, codes)| codes).find(|code| {
+            let code = code.to_ascii_uppercase();
+            code != "ALL" && !rules.iter().any(|r| r.code.starts_with(code.as_str()))
+        });
+        let Some(unknown) = self.selection.unknown(rules).or(per_file.map(String::as_str)) else { return Ok(()) };
         let help = Some("selectors are rule codes or prefixes (`SCH`, `SCH003`) or `ALL`; `trainlint rule --all` lists the codes".to_owned());
         let message = format!("`{unknown}` selects no rule");
         if self.command_line_selectors.iter().any(|s| s.eq_ignore_ascii_case(unknown)) {

@@ -2,7 +2,10 @@
 //! `--silent`, `--verbose`, `--color` with `NO_COLOR` / `FORCE_COLOR`, stdin
 //! with `--stdin-filename`, shell completions, `--show-settings`,
 //! `--extend-ignore`, `--exit-non-zero-on-warning`, the `gitlab` and `junit`
-//! formats, output formats per subcommand, and the `--fix` and refusal messages.
+//! formats, output formats per subcommand, and the `--fix` and refusal messages;
+//! issue 27's `--exclude` / `--extend-exclude` / `--force-exclude`,
+//! `--per-file-ignores` / `--extend-per-file-ignores`, select / ignore / extend-*
+//! composed as ruff composes them, `--isolated`, and the bare `# trainlint: ignore`.
 
 mod common;
 
@@ -418,5 +421,223 @@ fn a_manifest_on_the_command_line_checks_its_folder() {
     std::fs::write(dir.join("pyproject.toml"), "[tool.trainlint]\nworld-size = 1\n").unwrap();
     std::fs::remove_file(dir.join("trainlint.toml")).unwrap();
     assert_eq!(run(&dir, &["check", "pyproject.toml"], &[], None).status.code(), Some(1), "a pyproject manifest too");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A project shaped like a real one (issue 27): a git work tree with configs, a
+/// vendored `third_party/` copy, a Hydra `outputs/` run folder, and each config
+/// one SCH002, one SCH003 and one SCH004.
+fn layout(label: &str, manifest: &str) -> std::path::PathBuf {
+    let dir = common::fresh_dir(label);
+    std::fs::create_dir_all(dir.join(".git")).unwrap();
+    let config = std::fs::read_to_string(common::repo().join("fixtures/rules/SCH002/mixed_errors.yaml")).unwrap();
+    for file in ["configs/train.yaml", "configs/ds/zero2.yaml", "third_party/lib/train.yaml", "outputs/2024-01-01/config.yaml"] {
+        std::fs::create_dir_all(dir.join(file).parent().unwrap()).unwrap();
+        std::fs::write(dir.join(file), &config).unwrap();
+    }
+    if !manifest.is_empty() {
+        std::fs::write(dir.join("trainlint.toml"), manifest).unwrap();
+    }
+    dir
+}
+
+/// `file:CODE` for each finding of `check --output-format json` in `dir`, and the exit code.
+fn findings(dir: &Path, args: &[&str]) -> (Option<i32>, Vec<String>) {
+    let mut all = vec!["check", "--output-format", "json"];
+    all.extend(args);
+    let output = run(dir, &all, &[], None);
+    let value: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap_or_else(|e| panic!("{e}: {}", common::stderr(&output)));
+    let found = value["diagnostics"].as_array().unwrap().iter().map(|d| format!("{}:{}", d["file"].as_str().unwrap(), d["code"].as_str().unwrap())).collect();
+    (output.status.code(), found)
+}
+
+fn files_of(found: &[String]) -> Vec<String> {
+    let mut files: Vec<String> = found.iter().map(|f| f.rsplit_once(':').unwrap().0.to_owned()).collect();
+    files.dedup();
+    files
+}
+
+#[test]
+fn exclude_and_extend_exclude_on_the_command_line_as_ruff() {
+    let dir = layout("exclude", "extend-exclude = [\"third_party\"]\n");
+    // The defaults skip `outputs/`, the manifest's extend-exclude `third_party/`.
+    assert_eq!(files_of(&findings(&dir, &["."]).1), ["configs/ds/zero2.yaml", "configs/train.yaml"]);
+    // `--exclude` replaces the defaults (and the manifest's `exclude`): `outputs/` is walked; `extend-exclude` still applies.
+    assert_eq!(files_of(&findings(&dir, &["--exclude", "configs/ds", "."]).1), ["configs/train.yaml", "outputs/2024-01-01/config.yaml"]);
+    // Comma-separated, globs relative to the project root.
+    assert_eq!(files_of(&findings(&dir, &["--exclude", "outputs,configs/*/*.yaml", "."]).1), ["configs/train.yaml"]);
+    // `--extend-exclude` adds to the defaults and the manifest's.
+    assert_eq!(files_of(&findings(&dir, &["--extend-exclude", "ds", "."]).1), ["configs/train.yaml"]);
+    // A file named on the command line is checked even when excluded, unless `--force-exclude`; a folder too.
+    assert_eq!(files_of(&findings(&dir, &["--extend-exclude", "ds", "configs/ds/zero2.yaml"]).1), ["configs/ds/zero2.yaml"]);
+    let (code, found) = findings(&dir, &["--extend-exclude", "ds", "--force-exclude", "configs/ds/zero2.yaml", "third_party", "configs/train.yaml"]);
+    assert_eq!((code, files_of(&found)), (Some(1), vec!["configs/train.yaml".to_owned()]));
+    let output = run(&dir, &["check", "--show-settings", "--exclude", "outputs", "--extend-exclude", "ds", "."], &[], None);
+    let out = common::stdout(&output);
+    assert!(out.contains("  exclude: outputs\n") && out.contains("  extend-exclude: third_party, ds\n"), "{out}");
+    let bad = run(&dir, &["check", "--extend-exclude", "a/[", "."], &[], None);
+    assert_eq!(bad.status.code(), Some(2), "an invalid glob is a usage error");
+    assert!(common::stderr(&bad).contains("invalid glob pattern `a/[`"), "{}", common::stderr(&bad));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn per_file_ignores_on_the_command_line_replace_the_manifests_and_extend_adds() {
+    let manifest = "[per-file-ignores]\n\"configs/ds/*.yaml\" = [\"SCH004\"]\n[extend-per-file-ignores]\n\"train.yaml\" = [\"SCH003\"]\n";
+    let dir = layout("per-file", manifest);
+    let codes_in =
+        |found: &[String], file: &str| -> Vec<String> { found.iter().filter_map(|f| f.strip_prefix(&format!("{file}:")).map(str::to_owned)).collect() };
+    let (_, found) = findings(&dir, &["configs"]);
+    assert_eq!(codes_in(&found, "configs/ds/zero2.yaml"), ["SCH002", "SCH003"], "the manifest's per-file-ignores");
+    assert_eq!(codes_in(&found, "configs/train.yaml"), ["SCH002", "SCH004"], "its extend-per-file-ignores (a bare name matches anywhere)");
+    // `--per-file-ignores GLOB:CODE,CODE` replaces `per-file-ignores`; `extend-per-file-ignores` stays.
+    let (_, found) = findings(&dir, &["--per-file-ignores", "configs/ds/*.yaml:SCH002,SCH003", "configs"]);
+    assert_eq!(codes_in(&found, "configs/ds/zero2.yaml"), ["SCH004"]);
+    assert_eq!(codes_in(&found, "configs/train.yaml"), ["SCH002", "SCH004"]);
+    // ruff's spelling, pairs separated by commas, and repeated flags; `--extend-per-file-ignores` adds.
+    let (_, found) = findings(
+        &dir,
+        &[
+            "--per-file-ignores",
+            "configs/ds/*.yaml:SCH002,train.yaml:SCH002",
+            "--per-file-ignores",
+            "*.yaml:SCH003",
+            "--extend-per-file-ignores",
+            "**/ds/*:SCH004",
+            "configs",
+        ],
+    );
+    assert_eq!(codes_in(&found, "configs/ds/zero2.yaml"), Vec::<String>::new());
+    assert_eq!(codes_in(&found, "configs/train.yaml"), ["SCH004"]);
+    // A glob's `{a,b}` keeps its comma.
+    let (_, found) = findings(&dir, &["--extend-per-file-ignores", "configs/{ds,x}/*.yaml:SCH002", "configs"]);
+    assert_eq!(codes_in(&found, "configs/ds/zero2.yaml"), ["SCH003"]);
+    for bad in ["SCH002", "configs:", "configs:NOPE9"] {
+        let output = run(&dir, &["check", "--per-file-ignores", bad, "configs"], &[], None);
+        assert_eq!(output.status.code(), Some(2), "`{bad}`: {}", common::stderr(&output));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn select_ignore_and_their_extend_forms_compose_as_ruff() {
+    let dir = layout("compose", "select = [\"SCH\"]\nignore = [\"SCH004\"]\nextend-ignore = [\"SCH003\"]\n");
+    let codes = |args: &[&str]| -> Vec<String> {
+        let mut all = args.to_vec();
+        all.push("configs/train.yaml");
+        findings(&dir, &all).1.into_iter().map(|f| f.rsplit_once(':').unwrap().1.to_owned()).collect()
+    };
+    // The manifest's `extend-ignore` is one more `ignore`.
+    assert_eq!(codes(&[]), ["SCH002"]);
+    // `--extend-select` and `--ignore` change the manifest's selection...
+    assert_eq!(codes(&["--extend-select", "SCH004"]), ["SCH002", "SCH004"]);
+    assert_eq!(codes(&["--ignore", "SCH002"]), Vec::<String>::new());
+    // ...`--select` starts over: the manifest's ignores no longer apply.
+    assert_eq!(codes(&["--select", "SCH"]), ["SCH002", "SCH003", "SCH004"]);
+    assert_eq!(codes(&["--select", "SCH", "--extend-ignore", "SCH002"]), ["SCH003", "SCH004"]);
+    // In one layer the more specific selector wins, and an ignore wins over an equal select.
+    assert_eq!(codes(&["--select", "SCH003", "--ignore", "SCH"]), ["SCH003"]);
+    assert_eq!(codes(&["--extend-select", "SCH003", "--ignore", "SCH003"]), ["SCH002"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn isolated_reads_no_manifest() {
+    let dir = layout("isolated", "ignore = [\"SCH\"]\n");
+    std::fs::write(dir.join("configs/pyproject.toml"), "[tool.trainlint]\nignore = [\"SCH002\"]\n").unwrap();
+    let codes: Vec<String> = findings(&dir, &["."]).1.into_iter().map(|f| f.rsplit_once(':').unwrap().1.to_owned()).collect();
+    assert_eq!(codes, ["SCH003", "SCH004", "SCH003", "SCH004"], "each file's nearest manifest: `configs/` ignores SCH002, the rest SCH");
+    let (code, found) = findings(&dir, &["--isolated", "."]);
+    assert_eq!(code, Some(1));
+    assert_eq!(files_of(&found), ["configs/ds/zero2.yaml", "configs/train.yaml", "third_party/lib/train.yaml"], "defaults only: `outputs/` skipped");
+    // Only the command line counts.
+    assert_eq!(findings(&dir, &["--isolated", "--select", "SCH004", "configs/train.yaml"]).1, ["configs/train.yaml:SCH004"]);
+    let output = run(&dir, &["check", "--isolated", "--show-settings", "configs/train.yaml"], &[], None);
+    assert!(common::stdout(&output).contains("manifest: none"), "{}", common::stdout(&output));
+    let both = run(&dir, &["check", "--isolated", "--config", "trainlint.toml", "."], &[], None);
+    assert_eq!(both.status.code(), Some(2), "as ruff: `--isolated` and `--config` conflict");
+    for command in [&["show", "--isolated", "configs/train.yaml"][..], &["migrate", "--isolated", "configs"]] {
+        let output = run(&dir, command, &[], None);
+        assert_ne!(output.status.code(), Some(2), "{command:?}: {}", common::stderr(&output));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_bare_suppression_suppresses_nothing_and_says_so() {
+    // The book rejects blanket suppressions (SUP001's page): ruff's bare `# noqa` has no counterpart.
+    let dir = common::fresh_dir("bare-ignore");
+    std::fs::write(dir.join("train.yaml"), "trainlint: 1\nbatch:\n  micro_batch: \"32\"  # trainlint: ignore\n  accumulation: 1\n").unwrap();
+    let (code, found) = findings(&dir, &["train.yaml"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(found, ["train.yaml:SCH002", "train.yaml:SUP001"], "the finding stays, and the comment is reported");
+    let output = run(&dir, &["check", "--output-format", "full", "train.yaml"], &[], None);
+    let out = common::stdout(&output);
+    assert!(out.contains("suppresses nothing") && out.contains("# trainlint: ignore[CODE] why it is fine"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn config_lists_the_manifest_keys_from_its_schema_and_explains_one() {
+    let dir = common::fresh_dir("config-command");
+    let output = run(&dir, &["config"], &[], None);
+    assert_eq!(output.status.code(), Some(0));
+    let out = common::stdout(&output);
+    // Every top-level key of the manifest's schema, in its order: the list is the schema's, not a second one.
+    let schema: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(common::repo().join("schemas/manifest.schema.json")).unwrap()).unwrap();
+    let keys: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+    let listed: Vec<&str> = out.lines().skip(1).filter_map(|l| l.split_whitespace().next()).filter(|k| !k.contains('.') && !k.starts_with('`')).collect();
+    assert_eq!(listed, keys, "{out}");
+    assert!(out.lines().any(|l| l.starts_with("extend-per-file-ignores ") && l.contains("table of list of string") && l.ends_with("`{}`")), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("world-size ") && l.contains("integer") && l.ends_with("not set")), "{out}");
+    assert!(out.contains("gpu[].memory-mib"), "nested keys too: {out}");
+    let one = run(&dir, &["config", "extend-ignore"], &[], None);
+    assert_eq!(one.status.code(), Some(0));
+    let text = common::stdout(&one);
+    assert!(text.starts_with("extend-ignore\n\nRule codes or prefixes to disable on top of `ignore`"), "{text}");
+    assert!(text.contains("Type: list of string\nDefault: `[]`\n") && text.contains("extend-ignore = [\"MEM003\"]"), "{text}");
+    assert!(common::stdout(&run(&dir, &["config", "gpu.memory-mib"], &[], None)).contains("Total memory in MiB"));
+    let unknown = run(&dir, &["config", "per-file-ignore"], &[], None);
+    assert_eq!(unknown.status.code(), Some(2));
+    let err = common::stderr(&unknown);
+    assert!(err.contains("error: unknown manifest key `per-file-ignore`") && err.contains("did you mean `per-file-ignores`?"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn add_noqa_writes_suppressions_on_the_lines_with_findings_and_nothing_else() {
+    let dir = common::fresh_dir("add-noqa");
+    std::fs::create_dir_all(dir.join(".git")).unwrap();
+    std::fs::create_dir_all(dir.join("configs/ds")).unwrap();
+    // A comment already on the line, a bare suppression, a suppression to extend, CRLF line ends,
+    // a plain scalar continued on the next line (a ` #` there would end it), and a JSON file.
+    let train =
+        "# keep me\ntrainlint: 1\nbatch:\n  micro_batch: \"32\"   # lowered\n  acumulation: 4\nparallel:\n  devices: 2\n  devices: 4  # trainlint: ignore\n";
+    let crlf = "trainlint: 1\r\nbatch:\r\n  micro_batch: \"32\"  # trainlint: ignore[SCH003] tuned\r\n  accumulation: 1\r\n";
+    let continued = "trainlint: 1\nbatch:\n  micro_batch: 4\n  acumulation: four\n    and more\n";
+    std::fs::write(dir.join("configs/train.yaml"), train).unwrap();
+    std::fs::write(dir.join("configs/crlf.yaml"), crlf).unwrap();
+    std::fs::write(dir.join("configs/continued.yaml"), continued).unwrap();
+    std::fs::write(dir.join("configs/ds/zero.json"), "{\"train_batch_size\": 2, \"train_batch_size\": 4}\n").unwrap();
+    let output = run(&dir, &["check", "--add-noqa", "--select", "SCH", "."], &[], None);
+    assert_eq!(output.status.code(), Some(0), "{}", common::stderr(&output));
+    let err = common::stderr(&output);
+    assert!(err.contains("Added 4 suppressions in 2 files."), "{err}");
+    assert!(err.contains("warning: 2 findings left unsuppressed"), "the JSON file's and the continued scalar's: {err}");
+    let read = |name: &str| std::fs::read_to_string(dir.join("configs").join(name)).unwrap();
+    assert_eq!(
+        read("train.yaml"),
+        "# keep me\ntrainlint: 1\nbatch:\n  micro_batch: \"32\"   # lowered  # trainlint: ignore[SCH002]\n  acumulation: 4  # trainlint: ignore[SCH003]\nparallel:\n  devices: 2\n  devices: 4  # trainlint: ignore[SCH004]\n"
+    );
+    assert_eq!(read("crlf.yaml"), "trainlint: 1\r\nbatch:\r\n  micro_batch: \"32\"  # trainlint: ignore[SCH003, SCH002] tuned\r\n  accumulation: 1\r\n");
+    assert_eq!(read("continued.yaml"), continued, "a comment there would change the value: left alone");
+    // The findings are suppressed; SUP002 asks for the reasons (trainlint never writes one for you).
+    let (_, found) = findings(&dir, &["--select", "SCH,SUP", "configs/train.yaml", "configs/crlf.yaml"]);
+    assert_eq!(found, ["configs/train.yaml:SUP002", "configs/train.yaml:SUP002", "configs/train.yaml:SUP002"]);
+    // A second run has nothing to add.
+    let again = run(&dir, &["check", "--add-noqa", "--select", "SCH", "configs/train.yaml", "configs/crlf.yaml"], &[], None);
+    assert!(common::stderr(&again).contains("Added 0 suppressions in 0 files."), "{}", common::stderr(&again));
+    let refused = run(&dir, &["check", "--add-noqa", "--fix", "."], &[], None);
+    assert_eq!(refused.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }

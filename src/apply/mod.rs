@@ -8,6 +8,8 @@
 //! locked and checked again immediately before its rename, and a run that
 //! cannot replace every file puts back the ones it replaced (`write_all`).
 
+pub mod add_noqa;
+
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix};
 use crate::error::FatalError;
 use crate::load::{self, Format};

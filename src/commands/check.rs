@@ -34,9 +34,23 @@ pub struct CheckArgs {
     /// Exit 0 even when errors are found (exit codes: 0 nothing failing, 1 errors found, 2 a fatal or usage error).
     #[arg(long)]
     pub exit_zero: bool,
-    /// Apply the manifest's excludes to files named on the command line too (for pre-commit).
+    /// Glob patterns (comma-separated, relative to the project root) of files and folders
+    /// never walked; replaces the manifest's `exclude` and the default list.
+    #[arg(long, value_delimiter = ',', value_name = "PATTERNS")]
+    pub exclude: Option<Vec<String>>,
+    /// Glob patterns (comma-separated) excluded on top of `exclude` (the manifest's `extend-exclude` still applies).
+    #[arg(long, value_delimiter = ',', value_name = "PATTERNS")]
+    pub extend_exclude: Vec<String>,
+    /// Apply the excludes to files named on the command line too (for pre-commit).
     #[arg(long)]
     pub force_exclude: bool,
+    /// Codes ignored in the files a glob matches, `GLOB:CODE[,CODE...]` (repeatable;
+    /// `a.yaml:SCH004,b.json:SCH003` as in ruff works too); replaces the manifest's `per-file-ignores`.
+    #[arg(long, value_name = "GLOB:CODES", value_parser = parse_per_file_ignores)]
+    pub per_file_ignores: Option<Vec<PerFileIgnores>>,
+    /// As `--per-file-ignores`, on top of the manifest's `per-file-ignores`.
+    #[arg(long, value_name = "GLOB:CODES", value_parser = parse_per_file_ignores)]
+    pub extend_per_file_ignores: Vec<PerFileIgnores>,
     /// Write the report in `--output-format` to this file, and a human report to stdout.
     #[arg(long, value_name = "FILE")]
     pub output_file: Option<PathBuf>,
@@ -84,9 +98,52 @@ pub struct CheckArgs {
     /// file need not exist). `--fix` then prints the fixed text to stdout.
     #[arg(long, value_name = "PATH")]
     pub stdin_filename: Option<PathBuf>,
+    /// Write a `# trainlint: ignore[CODE]` comment on each line with findings (YAML files only;
+    /// every other byte kept), as ruff's `--add-noqa`; then exit 0.
+    #[arg(long, conflicts_with_all = ["fix", "fix_only", "diff", "show_files", "statistics", "baseline", "show_settings"])]
+    pub add_noqa: bool,
     /// Print the settings the first path is checked with (manifest, rules, GPU targets, world size, excludes) and exit.
     #[arg(long, conflicts_with_all = ["fix", "fix_only", "diff", "show_files", "statistics"])]
     pub show_settings: bool,
+}
+
+/// The pairs of one `--per-file-ignores` value: (glob, codes).
+#[derive(Clone, Debug)]
+pub struct PerFileIgnores(pub Vec<(String, Vec<String>)>);
+
+/// `GLOB:CODE,CODE` and ruff's `GLOB:CODE,GLOB:CODE` alike: the value is split at
+/// commas outside `{…}` (a glob's alternatives); an item with a `:` starts a pair
+/// (the glob is what precedes its last `:`), an item without one adds a code to the pair before.
+fn parse_per_file_ignores(text: &str) -> Result<PerFileIgnores, String> {
+    let mut items = Vec::new();
+    let (mut depth, mut start) = (0usize, 0);
+    for (at, c) in text.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                items.push(&text[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(&text[start..]);
+    let mut pairs: Vec<(String, Vec<String>)> = Vec::new();
+    for item in items.into_iter().map(str::trim).filter(|i| !i.is_empty()) {
+        match item.rsplit_once(':') {
+            Some((glob, code)) if !glob.trim().is_empty() && !code.trim().is_empty() => pairs.push((glob.trim().to_owned(), vec![code.trim().to_owned()])),
+            Some(_) => return Err(format!("`{item}` is not GLOB:CODE (for example `deepspeed/*.json:SCH004`)")),
+            None => match pairs.last_mut() {
+                Some((_, codes)) => codes.push(item.to_owned()),
+                None => return Err(format!("`{text}` is not GLOB:CODE[,CODE...] (for example `deepspeed/*.json:SCH004,SCH003`)")),
+            },
+        }
+    }
+    if pairs.is_empty() {
+        return Err("expected GLOB:CODE[,CODE...] (for example `deepspeed/*.json:SCH004`)".to_owned());
+    }
+    Ok(PerFileIgnores(pairs))
 }
 
 /// One file found, as the report names it, and what the run did with it.
@@ -119,6 +176,10 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
             None
         },
         show_infos: args.show_infos.then_some(true),
+        exclude: args.exclude.clone(),
+        extend_exclude: args.extend_exclude.clone(),
+        per_file_ignores: args.per_file_ignores.as_ref().map(|all| all.iter().flat_map(|p| p.0.clone()).collect()),
+        extend_per_file_ignores: args.extend_per_file_ignores.iter().flat_map(|p| p.0.clone()).collect(),
         ..args.config.overrides()
     };
     // `--gpu auto` is probed once here, and the notes printed once, not per fix pass.
@@ -130,7 +191,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
     }
     super::verbose(|| format!("manifest: {}", settings.manifest_path.as_ref().map_or_else(|| "none (defaults)".to_owned(), |p| p.display().to_string())));
     let show_infos = settings.show_infos;
-    let forced = args.config.config.is_some();
+    // `--config` or `--isolated`: one set of settings for every file, no manifest looked for.
+    let forced = args.config.config.is_some() || args.config.isolated;
     let base: HashMap<PathBuf, String> = stdin.iter().map(|(path, text)| (overlay_key(path), text.clone())).collect();
     let collect = |overlay: &Overlay| {
         let mut merged = base.clone();
@@ -166,6 +228,25 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
         let listing: String =
             files.iter().map(|f| format!("{:width$}  {}\n", render::escape_controls(&f.display), f.status.describe(), width = width)).collect();
         super::print(&listing);
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.add_noqa {
+        if stdin.is_some() {
+            return Err(FatalError::usage("`--add-noqa` writes files: it cannot check stdin", Some("name the files to add suppressions to".to_owned())));
+        }
+        super::refuse_set_when_writing(&args.config, "--add-noqa")?;
+        let (_, diagnostics) = collect(&Overlay::default())?;
+        let added = apply::add_noqa::add_noqa(&diagnostics);
+        apply::write_all(&added.changes)?;
+        let files = added.changes.len();
+        super::say(&format!("Added {} suppression{} in {files} file{}.", added.added, plural(added.added), plural(files)));
+        if added.left > 0 {
+            super::say(&format!(
+                "warning: {} finding{} left unsuppressed: JSON and shell files take no comment (use `per-file-ignores`), and a comment on a line continued below would change its value",
+                added.left,
+                plural(added.left)
+            ));
+        }
         return Ok(ExitCode::SUCCESS);
     }
     if args.fix || args.diff || args.fix_only {
@@ -348,7 +429,7 @@ fn show_settings(paths: &[PathBuf], settings: &Settings) -> String {
     let list = |items: &[String]| if items.is_empty() { "(none)".to_owned() } else { items.join(", ") };
     let owned = |items: &[&str]| items.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
     let gpus: Vec<String> = settings.gpus.iter().map(|g| format!("{} ({}, {} MiB)", g.id, g.name, g.memory_mib)).collect();
-    let excludes = match &settings.manifest.exclude {
+    let excludes = match &settings.exclude {
         Some(list) => list.join(", "),
         None => format!("the defaults ({})", crate::load::discover::DEFAULT_EXCLUDE.join(", ")),
     };
@@ -363,7 +444,9 @@ fn show_settings(paths: &[PathBuf], settings: &Settings) -> String {
     out.push_str(&format!("  world-size: {}\n", settings.world_size.map_or_else(|| "unset (from each config)".to_owned(), |n| n.to_string())));
     out.push_str(&format!("  safety-margin: {}\n", settings.safety_margin()));
     out.push_str(&format!("  exclude: {excludes}\n"));
-    out.push_str(&format!("  extend-exclude: {}\n", list(&settings.manifest.extend_exclude)));
+    out.push_str(&format!("  extend-exclude: {}\n", list(&settings.extend_exclude)));
+    let per_file: Vec<String> = settings.per_file_ignores.iter().map(|(glob, codes)| format!("{glob}: {}", codes.join(" "))).collect();
+    out.push_str(&format!("  per-file-ignores: {}\n", list(&per_file)));
     out.push_str(&format!("  respect-gitignore: {}\n", settings.respect_gitignore));
     out.push_str(&format!("  show-infos: {}\n", settings.show_infos));
     out.push_str(&format!("  set: {}\n", list(&sets)));
@@ -426,7 +509,7 @@ pub fn collect_with(
     let mut settings = super::with_gpu_probe(&mut overrides, |o| Settings::discover(paths, o))?;
     // One loader for the run: every group shares its memo (the Hydra lookups).
     settings.loader = settings.loader.with_overlay(overlay.clone());
-    let excludes = Excludes::new(&settings.root, settings.manifest.exclude.as_deref(), &settings.manifest.extend_exclude)?;
+    let excludes = Excludes::new(&settings.root, settings.exclude.as_deref(), &settings.extend_exclude)?;
     // A path with its text in the overlay and nothing on disk is stdin's (`check -`).
     let in_memory = paths.iter().filter(|p| !p.exists() && overlay.contains_key(&crate::load::loader::overlay_key(p))).cloned().collect();
     let walk = discover::Walk { excludes, force_exclude, shell: true, respect_gitignore: settings.respect_gitignore, in_memory };

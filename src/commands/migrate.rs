@@ -27,9 +27,9 @@ pub struct MigrateArgs {
 pub fn run(args: &MigrateArgs) -> Result<ExitCode, FatalError> {
     let paths = if args.paths.is_empty() { vec![PathBuf::from(".")] } else { args.paths.clone() };
     super::refuse_set_when_writing(&args.config, "migrate")?;
-    let mut overrides = Overrides { select: Some(vec!["MIG".to_owned()]), ..args.config.overrides() };
+    let mut overrides = Overrides { command_rules: Some(vec!["MIG".to_owned()]), ..args.config.overrides() };
     super::settings_for(&paths, &mut overrides)?;
-    let outcome = fix_loop(&paths, &overrides, None, false, args.config.config.is_some(), args.unsafe_fixes)?;
+    let outcome = fix_loop(&paths, &overrides, None, false, args.config.config.is_some() || args.config.isolated, args.unsafe_fixes)?;
     for message in &outcome.unconverged {
         super::say(&format!("warning: {message}"));
     }

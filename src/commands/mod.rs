@@ -1,6 +1,7 @@
 //! One module per subcommand; each returns the process exit code.
 
 pub mod check;
+pub mod config;
 pub mod estimate;
 pub mod gpus;
 pub mod migrate;
@@ -19,6 +20,10 @@ pub struct ConfigArgs {
     /// Use this manifest (`trainlint.toml` or `pyproject.toml`) instead of searching for one.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Read no manifest (`trainlint.toml`, `[tool.trainlint]`): the settings are the
+    /// defaults and the command line's (ruff's `--isolated`).
+    #[arg(long, conflicts_with = "config")]
+    pub isolated: bool,
     /// GPU target id to check against (repeatable); overrides the manifest's `gpus`.
     #[arg(long = "gpu", value_name = "ID")]
     pub gpus: Vec<String>,
@@ -59,6 +64,7 @@ impl ConfigArgs {
     pub fn overrides(&self) -> Overrides {
         Overrides {
             config: self.config.clone(),
+            isolated: self.isolated,
             world_size: self.world_size,
             sets: self.set.clone(),
             gpus: self.gpus.clone(),

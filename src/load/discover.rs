@@ -159,6 +159,11 @@ pub fn walk(paths: &[PathBuf], options: &Walk) -> Result<Vec<SourcePath>, FatalE
             files.push(SourcePath { path: path.clone(), display: display(path), format, explicit: true });
             continue;
         }
+        // ruff's `--force-exclude` holds for a folder named on the command line too
+        // (ruff's `python_files_in_path` drops every excluded path given).
+        if options.force_exclude && options.excludes.is_excluded(path) {
+            continue;
+        }
         let excludes = Arc::new(options.excludes.clone());
         let walked = std::path::absolute(path).unwrap_or_else(|_| path.clone());
         let mut builder = ignore::WalkBuilder::new(path);

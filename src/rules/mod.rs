@@ -150,6 +150,27 @@ mod tests {
     }
 
     #[test]
+    fn layers_compose_as_ruffs_rule_selections() {
+        use crate::diagnostic::selection::Selectors;
+        let list = |codes: &[&str]| codes.iter().map(|c| (*c).to_owned()).collect::<Vec<String>>();
+        let (sch, sch004, bat) = (list(&["SCH"]), list(&["SCH004"]), list(&["BAT"]));
+        let layered = |second: Selectors| RuleSelection::layered(&[Selectors { select: None, extend_select: &[], ignore: &sch004 }, second]);
+        // A later layer without `select` changes only what it names; with `select` it starts over.
+        assert!(!enabled(&layered(Selectors { ignore: &bat, ..Selectors::default() })));
+        assert!(enabled(&layered(Selectors { extend_select: &sch004, ..Selectors::default() })));
+        assert!(enabled(&layered(Selectors { select: Some(&sch), ..Selectors::default() })));
+        assert!(!enabled(&layered(Selectors { select: Some(&bat), ..Selectors::default() })));
+        // An ignore wins over an equally specific select in its layer.
+        assert!(!enabled(&layered(Selectors { select: Some(&sch004), ignore: &sch004, ..Selectors::default() })));
+        // ruff's carried-over ignores: `select = []` that only ignores hands them to the next layer.
+        let carried = RuleSelection::layered(&[
+            Selectors { select: Some(&[]), extend_select: &[], ignore: &sch004 },
+            Selectors { select: Some(&sch), ..Selectors::default() },
+        ]);
+        assert!(!enabled(&carried));
+    }
+
+    #[test]
     fn families_and_needs_follow_the_selected_rules() {
         let one = RuleSelection::new(Some(&["HW001".into()]), &[], &[]);
         let checker = Checker::new(&one);

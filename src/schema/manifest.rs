@@ -20,10 +20,18 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(extend("default" = []), example = ["RES"])]
     pub extend_select: Vec<String>,
-    /// Rule codes or prefixes to disable.
+    /// Rule codes or prefixes to disable. The most specific selector wins (`select = ["BAT001"]`
+    /// with `ignore = ["BAT"]` keeps BAT001); an ignore wins over an equally specific select.
+    /// `--select` on the command line starts over from its own list (this `ignore` no longer
+    /// applies), `--extend-select` and `--ignore` add to it, as in ruff.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(extend("default" = []), example = ["SCH004", "MEM003"])]
     pub ignore: Vec<String>,
+    /// Rule codes or prefixes to disable on top of `ignore` (the same as adding them to
+    /// `ignore`, as in ruff, where `extend-ignore` is kept for configurations that compose).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("default" = []), example = ["MEM003"])]
+    pub extend_ignore: Vec<String>,
     /// Severity per rule code or prefix, e.g. `MEM003 = "warning"` (the most specific wins).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     #[schemars(extend("default" = {}), example = serde_json::json!({"MEM003": "warning", "BAT": "error"}))]
@@ -32,11 +40,13 @@ pub struct Manifest {
     /// replaces the default list (version control, virtual environments, caches,
     /// CI and editor folders, build outputs, and the run folders of Hydra, W&B,
     /// Lightning and MLflow). A file named on the command line is checked even
-    /// when excluded, unless `--force-exclude`.
+    /// when excluded, unless `--force-exclude`. `--exclude` on the command line
+    /// replaces this list, as in ruff.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(transform = default_exclude, example = ["outputs", "wandb", "third_party/**"])]
     pub exclude: Option<Vec<String>>,
-    /// Glob patterns excluded on top of `exclude`.
+    /// Glob patterns excluded on top of `exclude` (`--extend-exclude` adds more; both
+    /// still apply when `--exclude` replaces `exclude`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(extend("default" = []), example = ["experiments/old/**"])]
     pub extend_exclude: Vec<String>,
@@ -52,10 +62,17 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("default" = false), example = true)]
     pub show_infos: Option<bool>,
-    /// Rule codes ignored per glob pattern (relative to the manifest); the only way to silence a JSON file.
+    /// Rule codes ignored per glob pattern (relative to the manifest; a pattern without a `/`
+    /// also matches a file name anywhere); the only way to silence a JSON file.
+    /// `--per-file-ignores` replaces it.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     #[schemars(extend("default" = {}), example = serde_json::json!({"deepspeed/*.json": ["SCH004"]}))]
     pub per_file_ignores: BTreeMap<String, Vec<String>>,
+    /// Rule codes ignored per glob pattern, on top of `per-file-ignores` (kept when
+    /// `--per-file-ignores` replaces that; `--extend-per-file-ignores` adds to both).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[schemars(extend("default" = {}), example = serde_json::json!({"experiments/**": ["MEM003"]}))]
+    pub extend_per_file_ignores: BTreeMap<String, Vec<String>>,
     /// Data-parallel world size when a config does not state a device count (no devices key, `auto`, `-1`: the launcher decides); `--world-size` overrides.
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "positive")]
     #[schemars(range(min = 1), extend("default" = null), example = 8)]
