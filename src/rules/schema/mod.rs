@@ -94,13 +94,15 @@ fn report(checker: &mut Checker, document: &Document, root: &Node, schema: &Comp
     match &error.kind {
         ErrorKind::AdditionalProperties { unexpected } => {
             let known = known_keys(&schema.json, pointer);
-            for key in unexpected {
-                if let Some(entry) = node.entry(key) {
-                    if sets.is_some() && !is_override(&entry.value) {
-                        continue;
-                    }
-                    report_one(checker, unknown_key::diagnostic(document, pointer, entry, &known));
-                }
+            // Looked up lazily: a key's entry is a search of the mapping, so only the keys listed
+            // and the first of the rest are looked up (the rest are counted).
+            let mut entries = unexpected.iter().filter_map(|key| node.entry(key)).filter(|entry| sets.is_none() || is_override(&entry.value));
+            for entry in entries.by_ref().take(unknown_key::MOST_PER_MAPPING) {
+                report_one(checker, unknown_key::diagnostic(document, pointer, entry, &known));
+            }
+            if let Some(first) = entries.next() {
+                let more = if sets.is_none() { unexpected.len() - unknown_key::MOST_PER_MAPPING } else { 1 + entries.count() };
+                report_one(checker, unknown_key::the_rest(document, pointer, first, more));
             }
         }
         // schemars writes an optional struct or enum as `anyOf: [T, null]`: the
