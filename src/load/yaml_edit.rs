@@ -37,7 +37,22 @@ pub fn replace_at(source: &Arc<SourceFile>, span: &std::ops::Range<usize>, expec
     let (root, _) = crate::load::parse_text(source.text(), format).ok()?;
     let node = scalar_at(&root, span)?;
     (node.to_json() == *expected).then_some(())?;
+    if aliased_elsewhere(&root, span) {
+        return None;
+    }
     replace_scalar(source, node, new)
+}
+
+/// Whether the scalar written at `span` is an anchor that an alias elsewhere in the tree repeats
+/// (`per_device_train_batch_size: &b 8` … `per_device_eval_batch_size: *b`): editing it would
+/// change every key that aliases it (issue 26, item 7), so such a value is not edited (the fix
+/// is then display-only).
+fn aliased_elsewhere(node: &Node, span: &std::ops::Range<usize>) -> bool {
+    match &node.value {
+        Value::Map(entries) => entries.iter().any(|e| aliased_elsewhere(&e.value, span)),
+        Value::Seq(items) => items.iter().any(|n| aliased_elsewhere(n, span)),
+        _ => node.span == *span && node.alias.is_some(),
+    }
 }
 
 fn scalar_at<'a>(node: &'a Node, span: &std::ops::Range<usize>) -> Option<&'a Node> {
@@ -73,6 +88,7 @@ fn set_unchecked(source: &Arc<SourceFile>, root: &Node, path: &str, value: &str)
     if let Some(entry) = root.entry_dotted(path) {
         return match entry.value.value {
             Value::Map(_) | Value::Seq(_) => None,
+            _ if aliased_elsewhere(root, &entry.value.span) => None,
             _ => replace_scalar(source, &entry.value, value),
         };
     }
@@ -159,6 +175,20 @@ mod tests {
         let source = Arc::new(SourceFile::new("stage.yaml", "stage.yaml", text));
         let (root, _) = parse_text(text, Format::Yaml).unwrap();
         set(&source, &root, path, value).map(|edit| splice(text, &[edit]))
+    }
+
+    /// Issue 26, item 7: a value shared through an anchor and an alias is not edited (either
+    /// key's value would change the other's); an anchor nothing aliases is.
+    #[test]
+    fn an_anchored_value_an_alias_repeats_is_not_edited() {
+        let text = "per_device_train_batch_size: &b 8\nper_device_eval_batch_size: *b\n";
+        assert_eq!(set_in(text, "per_device_train_batch_size", "4"), None);
+        assert_eq!(set_in(text, "per_device_eval_batch_size", "4"), None);
+        let source = Arc::new(SourceFile::new("c.yaml", "c.yaml", text));
+        let span = text.find('8').unwrap()..text.find('8').unwrap() + 1;
+        assert!(replace_at(&source, &span, &serde_json::json!(8), "4").is_none());
+        let lone = "per_device_train_batch_size: &b 8\nper_device_eval_batch_size: 8\n";
+        assert_eq!(set_in(lone, "per_device_train_batch_size", "4").as_deref(), Some("per_device_train_batch_size: &b 4\nper_device_eval_batch_size: 8\n"));
     }
 
     #[test]
