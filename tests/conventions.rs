@@ -16,7 +16,7 @@ use std::process::{Command, Output, Stdio};
 /// Runs trainlint in `dir` with `env` set (and `NO_COLOR` / `FORCE_COLOR` cleared first), feeding `stdin`.
 fn run(dir: &Path, args: &[&str], env: &[(&str, &str)], stdin: Option<&str>) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_trainlint"));
-    command.args(args).current_dir(dir).env_remove("NO_COLOR").env_remove("FORCE_COLOR");
+    command.args(args).current_dir(dir).env_remove("NO_COLOR").env_remove("FORCE_COLOR").env_remove("CI_PROJECT_DIR");
     for (key, value) in env {
         command.env(key, value);
     }
@@ -210,6 +210,33 @@ fn gitlab_code_quality_has_the_documented_fields() {
     let moved_error = moved.iter().find(|i| i["check_name"] == "BAT001").unwrap();
     assert_eq!(moved_error["fingerprint"], error["fingerprint"]);
     assert_eq!(moved_error["location"]["lines"]["begin"], 6);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// GitLab matches `location.path` against the repository's files: paths are relative to the
+/// job's checkout (`CI_PROJECT_DIR`), else to the git work tree, never to the folder the job
+/// `cd`s into (issue 27).
+#[test]
+fn gitlab_paths_are_relative_to_the_repository_root() {
+    let dir = common::fresh_dir("gitlab-root");
+    std::fs::create_dir_all(dir.join("configs")).unwrap();
+    std::fs::write(dir.join("configs/config.yaml"), MISMATCH).unwrap();
+    let paths = |env: &[(&str, &str)]| -> Vec<String> {
+        let output = run(&dir.join("configs"), &["check", "--output-format", "gitlab", "."], env, None);
+        let issues: Vec<serde_json::Value> = serde_json::from_str(&common::stdout(&output)).expect("a JSON list");
+        issues.iter().map(|i| i["location"]["path"].as_str().unwrap().to_owned()).collect()
+    };
+    // No repository, no variable: relative to where it runs, as before.
+    assert!(paths(&[]).iter().all(|p| p == "config.yaml"), "{:?}", paths(&[]));
+    // The job's checkout.
+    let root = dir.to_str().unwrap();
+    assert!(paths(&[("CI_PROJECT_DIR", root)]).iter().all(|p| p == "configs/config.yaml"), "{:?}", paths(&[("CI_PROJECT_DIR", root)]));
+    // A relative variable is not a checkout: ignored.
+    assert!(paths(&[("CI_PROJECT_DIR", "elsewhere")]).iter().all(|p| p == "config.yaml"));
+    // The git work tree around the files.
+    std::fs::create_dir_all(dir.join(".git")).unwrap();
+    std::fs::write(dir.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+    assert!(paths(&[]).iter().all(|p| p == "configs/config.yaml"), "{:?}", paths(&[]));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -218,7 +218,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
         OutputFormat::Json => Some(render::json::render(diagnostics, summary)),
         OutputFormat::Sarif => Some(render::sarif::render(diagnostics, &sarif_root)),
         OutputFormat::Github => Some(render::github::render(diagnostics)),
-        OutputFormat::Gitlab => Some(render::gitlab::render(diagnostics)),
+        OutputFormat::Gitlab => Some(render::gitlab::render(diagnostics, &render::gitlab::project_root(&sarif_root))),
         OutputFormat::Junit => Some(render::junit::render(diagnostics)),
         OutputFormat::Concise | OutputFormat::Full | OutputFormat::Html => None,
     };

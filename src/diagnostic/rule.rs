@@ -130,14 +130,23 @@ impl RuleMeta {
         body.trim_start().split("\n\n").next().unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ")
     }
 
-    /// Where the rule's page lives in the book.
-    pub fn url(&self) -> String {
-        format!("https://trainlint.dev/rules/{}.html", self.code)
+    /// Where the rule's page lives in the book, when the build says where the book is served:
+    /// Cargo.toml's `homepage` (an installation hosting the book sets it, e.g.
+    /// `https://your-org.gitlab.io/trainlint/`), `{homepage}/rules/{CODE}.html` as mdBook builds
+    /// `book/src/rules/{CODE}.md`. Without it, none: a link to a site that does not exist is worse
+    /// than none, and each rule's whole page is in SARIF's `help` and JSON's `docs` anyway.
+    pub fn url(&self) -> Option<String> {
+        homepage().map(|home| format!("{home}/rules/{}.html", self.code))
     }
 
     pub fn needs(&self, need: Need) -> bool {
         self.needs.contains(&need)
     }
+}
+
+/// Where the book is served (Cargo.toml `homepage`, without a trailing `/`), if the build says.
+pub fn homepage() -> Option<&'static str> {
+    Some(env!("CARGO_PKG_HOMEPAGE").trim_end_matches('/')).filter(|h| h.starts_with("https://") || h.starts_with("http://"))
 }
 
 /// A registered rule: what a diagnostic names. Only `register_rules!`

@@ -8,8 +8,33 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use serde_json::json;
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
-pub fn render(diagnostics: &[Diagnostic]) -> String {
+/// The folder GitLab's paths are relative to: the job's checkout (`CI_PROJECT_DIR`, "the full
+/// path the repository is cloned to, and where the job runs from", GitLab's predefined CI/CD
+/// variables) when it is set and absolute, else `fallback` (the run's source root, as SARIF's
+/// `%SRCROOT%`: the git work tree around the first path). Code Quality matches `location.path`
+/// against the repository's files, so a path relative to a subfolder the job `cd`s into, or to
+/// the current folder, would not be found. Only the variable's use is shown, never its value.
+pub fn project_root(fallback: &Path) -> PathBuf {
+    std::env::var_os("CI_PROJECT_DIR")
+        .map(PathBuf::from)
+        .filter(|dir| dir.is_absolute())
+        .map(|dir| std::fs::canonicalize(&dir).unwrap_or(dir))
+        .unwrap_or_else(|| fallback.to_path_buf())
+}
+
+/// A finding's path relative to `root` (`/` separators), or as displayed when the file is not under it.
+fn path_in(d: &Diagnostic, root: &Path) -> String {
+    let path = d.file.path();
+    let absolute = std::fs::canonicalize(path).or_else(|_| std::path::absolute(path)).unwrap_or_else(|_| path.to_path_buf());
+    match absolute.strip_prefix(root) {
+        Ok(relative) if !relative.as_os_str().is_empty() => relative.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/"),
+        _ => d.file.display().to_owned(),
+    }
+}
+
+pub fn render(diagnostics: &[Diagnostic], root: &Path) -> String {
     let mut seen: HashMap<u64, u64> = HashMap::new();
     let issues: Vec<serde_json::Value> = diagnostics
         .iter()
@@ -30,7 +55,7 @@ pub fn render(diagnostics: &[Diagnostic]) -> String {
                 "check_name": d.rule.code,
                 "fingerprint": print,
                 "severity": severity(d.severity),
-                "location": {"path": d.file.display(), "lines": {"begin": begin, "end": end}},
+                "location": {"path": path_in(d, root), "lines": {"begin": begin, "end": end}},
             })
         })
         .collect();

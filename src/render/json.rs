@@ -146,8 +146,10 @@ pub struct DiagnosticOutput {
     /// Secondary places, each with its own message.
     pub labels: Vec<Location>,
     pub fix: Option<FixOutput>,
-    /// The rule's documentation.
-    pub url: String,
+    /// The rule's page in the book, where the installation says the book is served (Cargo.toml
+    /// `homepage`); absent otherwise (`trainlint rule CODE` prints the page).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
 }
 
 impl DiagnosticOutput {
@@ -552,7 +554,9 @@ pub struct RuleOutput {
     pub summary: String,
     /// The documentation, as Markdown.
     pub docs: String,
-    pub url: String,
+    /// The rule's page in the book, where the installation says the book is served; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
 }
 
 /// `rule --output-format json`.

@@ -90,16 +90,21 @@ pub fn render(diagnostics: &[Diagnostic], root: &Path) -> String {
     let rules: Vec<Value> = codes::ALL
         .iter()
         .map(|r| {
-            json!({
+            let mut rule = json!({
                 "id": r.code,
                 "name": r.name,
                 "shortDescription": {"text": r.summary()},
                 "fullDescription": {"text": r.docs()},
+                // The rule's whole page: a code scanning alert shows it without a link to follow.
                 "help": {"text": r.docs(), "markdown": r.docs()},
-                "helpUri": r.url(),
                 "defaultConfiguration": {"level": level(r.severity)},
                 "properties": {"since": r.since},
-            })
+            });
+            // Only a link that resolves (SARIF 2.1.0 §3.49.12: `helpUri` is optional).
+            if let Some(url) = r.url() {
+                rule["helpUri"] = url.into();
+            }
+            rule
         })
         .collect();
     let results: Vec<Value> = diagnostics
@@ -161,7 +166,7 @@ pub fn render(diagnostics: &[Diagnostic], root: &Path) -> String {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {"name": "trainlint", "version": env!("CARGO_PKG_VERSION"), "informationUri": "https://trainlint.dev", "rules": rules}},
+            "tool": {"driver": driver(rules)},
             "originalUriBaseIds": {SRCROOT: {"uri": format!("{}/", file_uri(root).trim_end_matches('/'))}},
             "results": results,
             "columnKind": "unicodeCodePoints",
@@ -190,6 +195,15 @@ fn uri(path: &str) -> String {
         }
     }
     out
+}
+
+/// The tool: its name, version and rules, and `informationUri` where the book is served (§3.19.17, optional).
+fn driver(rules: Vec<Value>) -> Value {
+    let mut driver = json!({"name": "trainlint", "version": env!("CARGO_PKG_VERSION"), "rules": rules});
+    if let Some(home) = crate::diagnostic::rule::homepage() {
+        driver["informationUri"] = format!("{home}/").into();
+    }
+    driver
 }
 
 #[cfg(test)]

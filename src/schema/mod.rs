@@ -38,7 +38,10 @@ pub fn schema(name: &str) -> Option<serde_json::Value> {
 pub fn with_header_first(name: &str, value: serde_json::Value) -> serde_json::Value {
     let serde_json::Value::Object(mut map) = value else { return value };
     let mut ordered = serde_json::Map::new();
-    map.insert("$id".into(), format!("https://trainlint.dev/schemas/{name}.schema.json").into());
+    // A URN, not a URL on a domain the project does not have: the id names the schema (JSON
+    // Schema 2020-12 §8.2.1: `$id` is a URI, resolution is not required), `schemas/{name}.schema.json`
+    // is where it is.
+    map.insert("$id".into(), format!("urn:trainlint:schema:{name}").into());
     for key in ["$schema", "$id", "title", "description"] {
         if let Some(v) = map.remove(key) {
             ordered.insert(key.into(), v);
