@@ -124,6 +124,11 @@ pub fn lint_document_as(document: Document, settings: &Settings, explicit: bool)
     {
         return skipped(document, Skip::Template);
     }
+    if !explicit && document.format == Format::Toml && document.root.is_err() {
+        // A TOML file found by walking that does not parse: nothing shows it is a torchtitan
+        // config (a template, a tool's file), so it is not reported. Named explicitly, it is SCH001.
+        return skipped(document, Skip::NotTrainingConfig);
+    }
     if !explicit && document.format == Format::Shell && document.root.is_err() && settings.manifest.shell.is_none() {
         // A script found by walking that the static reader cannot split into commands (or over
         // the size limit): not known to launch training. Named explicitly, or walked because the

@@ -44,6 +44,7 @@ registry! {
     nemo => NEMO,
     nanotron => NANOTRON,
     maxtext => MAXTEXT,
+    torchtitan => TORCHTITAN,
     lightning => LIGHTNING,
     hydra => HYDRA,
     model_config => MODEL_CONFIG,
@@ -68,6 +69,13 @@ pub trait Framework: Sync {
     /// Not a framework: a dialect trainlint assigns by file format or by the
     /// manifest rather than by a framework's keys.
     fn pseudo(&self) -> bool {
+        false
+    }
+
+    /// Whether the framework's configs are TOML files (torchtitan's `tomllib`). A TOML file is
+    /// only ever read as one of these, and these read only TOML files: `pyproject.toml`,
+    /// `Cargo.toml` or a YAML file with the same keys is never taken for one (`detect`).
+    fn reads_toml(&self) -> bool {
         false
     }
 
@@ -385,16 +393,25 @@ impl Evidence<'_> {
 /// a launch line's flags say nothing by where the script lies); pseudo-dialects are not frameworks.
 pub fn detect_by_keys(root: &Node) -> Option<(Dialect, String)> {
     let cx = Evidence { root, path: None, bound_paths: &[], hydra_primary: &|_| None };
-    ALL.iter().filter(|d| !d.pseudo()).find_map(|d| d.evidence(&cx).map(|why| (*d, why)))
+    ALL.iter().filter(|d| !d.pseudo() && !d.reads_toml()).find_map(|d| d.evidence(&cx).map(|why| (*d, why)))
 }
 
 pub fn detect(cx: &Evidence) -> (Dialect, String) {
-    for dialect in ALL {
+    // TOML is read only by the frameworks that read TOML, by their keys alone; they read nothing else.
+    let toml = cx.path.and_then(crate::load::Format::from_path) == Some(crate::load::Format::Toml);
+    if toml {
+        return ALL
+            .iter()
+            .filter(|d| d.reads_toml())
+            .find_map(|d| d.evidence(cx).map(|why| (*d, why)))
+            .unwrap_or_else(|| (unknown::UNKNOWN, unknown::toml_reason()));
+    }
+    for dialect in ALL.iter().filter(|d| !d.reads_toml()) {
         if let Some(reason) = dialect.evidence(cx) {
             return (*dialect, reason);
         }
     }
-    for dialect in ALL {
+    for dialect in ALL.iter().filter(|d| !d.reads_toml()) {
         if let Some(reason) = dialect.layout_evidence(cx) {
             return (*dialect, reason);
         }

@@ -12,6 +12,7 @@ pub mod loader;
 pub mod programs;
 pub mod scalar;
 pub mod shell;
+pub mod toml;
 pub mod tree;
 pub mod yaml;
 pub mod yaml_edit;
@@ -51,6 +52,9 @@ pub enum Format {
     Jsonc,
     /// Training flags in a shell script.
     Shell,
+    /// TOML (torchtitan's `train_configs/*.toml`): read only as the frameworks that read TOML
+    /// (`dialects::Framework::reads_toml`); any other TOML file is not a training config.
+    Toml,
 }
 
 impl Format {
@@ -61,6 +65,7 @@ impl Format {
             Format::Json => "JSON",
             Format::Jsonc => "JSONC",
             Format::Shell => "shell script",
+            Format::Toml => "TOML",
         }
     }
 
@@ -110,6 +115,7 @@ impl Format {
             "json" => Some(Format::Json),
             "jsonc" => Some(Format::Jsonc),
             "sh" | "bash" | "slurm" | "sbatch" => Some(Format::Shell),
+            "toml" => Some(Format::Toml),
             _ => None,
         }
     }
@@ -209,6 +215,7 @@ pub fn parse_text(text: &str, format: Format) -> Result<(Node, Vec<DuplicateKey>
         Format::Json => json::parse(text).map(|t| (t.root, t.duplicates)),
         Format::Jsonc => json::parse_jsonc(text).map(|t| (t.root, t.duplicates)),
         Format::Shell => shell::parse(text, None).map(|root| (root, Vec::new())),
+        Format::Toml => toml::parse(text).map(|root| (root, Vec::new())),
     }
 }
 

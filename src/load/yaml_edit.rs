@@ -65,8 +65,9 @@ pub fn set(source: &Arc<SourceFile>, root: &Node, path: &str, value: &str) -> Op
 
 fn set_unchecked(source: &Arc<SourceFile>, root: &Node, path: &str, value: &str) -> Option<Edit> {
     let text = source.text();
-    // JSON and shell scripts: only values that are written can be replaced.
-    if source.path().extension().is_some_and(|e| e == "json" || e == "jsonc" || e == "sh" || e == "bash") {
+    // JSON, TOML and shell scripts: only values that are written can be replaced (byte-exactly,
+    // `replace_scalar`); a missing key is never inserted, so the fix is display-only.
+    if source.path().extension().is_some_and(|e| e == "json" || e == "jsonc" || e == "toml" || e == "sh" || e == "bash") {
         let entry = root.entry_dotted(path)?;
         return replace_scalar(source, &entry.value, value);
     }
