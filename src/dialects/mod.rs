@@ -515,6 +515,10 @@ pub struct BatchSemantics {
     /// global batch) is not whole, with its source: BAT003's note. `None`: DeepSpeed's
     /// floor-then-assert.
     pub indivisible: Option<&'static str>,
+    /// The framework has no accumulation key: it always derives the accumulation from the
+    /// global batch, `global ÷ (micro × world)` (torchtitan's `train.py`). A fix that keeps the
+    /// global batch writes only the micro batch.
+    pub accumulation_from_global: bool,
 }
 
 /// Lightning's check of its devices against the launcher's processes (`Framework::refuses_other_world`).
@@ -596,6 +600,20 @@ mod tests {
             "a `trainer:` mapping of Lightning Trainer arguments (LightningCLI)"
         );
         assert_eq!(detect_yaml("lr: 0.1\n", Some(hparams), &[]).0.name(), "lightning");
+        // A TOML file is read only by the TOML frameworks, before any order: DeepSpeed's keys in
+        // TOML are nobody's, torchtitan's tables in YAML are not torchtitan's.
+        let toml = |text: &str, path: &str| {
+            let root = crate::load::toml::parse(text).expect("valid TOML");
+            let no_tree = |_: &Path| None;
+            detect(&Evidence { root: &root, path: Some(Path::new(path)), bound_paths: &["training.local_batch_size"], hydra_primary: &no_tree }).0.name()
+        };
+        assert_eq!(toml("[training]\nlocal_batch_size = 2\n[parallelism]\ntensor_parallel_degree = 2\n", "llama3_8b.toml"), "torchtitan");
+        assert_eq!(toml("train_micro_batch_size_per_gpu = 4\n", "ds_config.toml"), "unknown");
+        assert_eq!(toml("[training]\nlocal_batch_size = 2\n", "x.toml"), "unknown", "not the manifest's [bindings] either");
+        assert_ne!(
+            detect_yaml("training:\n  local_batch_size: 2\nparallelism:\n  tensor_parallel_degree: 2\n", Some(Path::new("a.yaml")), &[]).0.name(),
+            "torchtitan"
+        );
     }
 
     #[test]

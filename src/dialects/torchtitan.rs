@@ -216,6 +216,7 @@ impl Framework for Torchtitan {
             indivisible: Some(
                 "torchtitan asserts `global_batch_size % (local_batch_size * batch_degree) == 0` (torchtitan/train.py, `Trainer.__init__`: \"global batch size must be multiple of local batch size times data-parallel degree\") and does not start",
             ),
+            accumulation_from_global: true,
             ..Default::default()
         }
     }

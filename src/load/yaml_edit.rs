@@ -1,7 +1,8 @@
 //! Setting a value at a dotted path in a YAML file with one byte-range edit:
 //! replace the value where the key exists, or insert the missing keys, as block
 //! mappings, after the last line of the deepest mapping that exists. Flow
-//! collections, aliases and JSON are left alone (the fix is then display-only).
+//! collections, aliases, and missing keys of JSON and TOML files are left alone (the fix is then
+//! display-only): TOML values are replaced byte-exactly, never inserted.
 
 use crate::diagnostic::Edit;
 use crate::load::{Node, ScalarStyle, Value};
