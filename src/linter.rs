@@ -124,11 +124,6 @@ pub fn lint_document_as(document: Document, settings: &Settings, explicit: bool)
     {
         return skipped(document, Skip::Template);
     }
-    if !explicit && document.format == Format::Toml && document.root.is_err() {
-        // A TOML file found by walking that does not parse: nothing shows it is a torchtitan
-        // config (a template, a tool's file), so it is not reported. Named explicitly, it is SCH001.
-        return skipped(document, Skip::NotTrainingConfig);
-    }
     if !explicit && document.format == Format::Shell && document.root.is_err() && settings.manifest.shell.is_none() {
         // A script found by walking that the static reader cannot split into commands (or over
         // the size limit): not known to launch training. Named explicitly, or walked because the
@@ -275,8 +270,8 @@ fn is_placeholder(text: &str, at: usize) -> bool {
     let Some(line_start) = text.get(..at.min(text.len())).map(|t| t.rfind('\n').map_or(0, |n| n + 1)) else { return false };
     let line_end = text[line_start..].find('\n').map_or(text.len(), |n| line_start + n);
     let line = &text[line_start..line_end];
-    // The value after the line's key: `"key": VALUE,` / `key: VALUE`.
-    let value = line.split_once(':').map_or(line, |(_, v)| v).trim().trim_end_matches(',').trim();
+    // The value after the line's key: `"key": VALUE,` / `key: VALUE` / TOML's `key = VALUE`.
+    let value = line.split_once([':', '=']).map_or(line, |(_, v)| v).trim().trim_end_matches(',').trim();
     let upper = !value.is_empty()
         && value.len() >= 3
         && value.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')

@@ -788,9 +788,10 @@ fn torchtitan_presets_check_clean_and_findings_point_at_the_key() {
     assert_eq!((mem["line"].clone(), mem["column"].clone()), (33.into(), 20.into()), "at `local_batch_size`'s value");
 }
 
-/// A TOML file is read only as torchtitan: pyproject.toml, Cargo.toml, ruff.toml and a manifest
-/// found by walking are skipped, named explicitly they are "not a training config" (no YAML
-/// error, issue 25), and a walked TOML file that does not parse is not reported.
+/// A TOML file is read only as torchtitan: the walker collects only TOML files that look like
+/// torchtitan configs (pyproject.toml, Cargo.toml, ruff.toml are not even listed), named
+/// explicitly they are "not a training config" (no YAML error, issue 25), and a template whose
+/// placeholders a script fills in is skipped.
 #[test]
 fn toml_files_other_than_torchtitan_configs_give_nothing() {
     let dir = common::fresh_dir("torchtitan-toml");
@@ -798,11 +799,12 @@ fn toml_files_other_than_torchtitan_configs_give_nothing() {
     std::fs::copy(common::repo().join("Cargo.toml"), dir.join("Cargo.toml")).unwrap();
     std::fs::write(dir.join("ruff.toml"), "line-length = 100\n[lint]\nselect = [\"E\"]\n").unwrap();
     std::fs::write(dir.join("pyproject.toml"), "[project]\nname = \"x\"\n[tool.pytest.ini_options]\naddopts = \"-q\"\n").unwrap();
-    std::fs::write(dir.join("template.toml"), "[training]\nlocal_batch_size = {{ batch }}\n").unwrap();
+    std::fs::write(dir.join("template.toml"), "[model]\nname = \"llama3\"\n[training]\nlocal_batch_size = {{ batch }}\n").unwrap();
     let listed = common::stdout(&common::trainlint_in(&dir, &["check", "--show-files", "."]));
-    let checked: Vec<&str> = listed.lines().filter(|l| l.contains("checked as")).collect();
-    assert_eq!(checked.len(), 1, "only the torchtitan config is checked: {listed}");
-    assert!(checked[0].starts_with("llama3_8b.toml") && checked[0].ends_with("checked as torchtitan"), "{listed}");
+    let listed: Vec<&str> = listed.lines().map(str::trim_end).collect();
+    assert_eq!(listed.len(), 2, "only torchtitan-like TOML files are collected: {listed:?}");
+    assert!(listed[0].starts_with("llama3_8b.toml") && listed[0].ends_with("checked as torchtitan"), "{listed:?}");
+    assert!(listed[1].starts_with("template.toml") && listed[1].ends_with("skipped: templates whose placeholders a script fills in"), "{listed:?}");
     let output = common::trainlint_in(&dir, &["check", "--output-format", "json", "--world-size", "8", "."]);
     assert_eq!(output.status.code(), Some(0), "{}", common::stdout(&output));
     let value: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();

@@ -102,6 +102,37 @@ impl Format {
         Format::from_shebang(&head[..n])
     }
 
+    /// Whether a `.toml` file found by walking looks like a torchtitan config: a `[training]`
+    /// table header, a `local_batch_size` or `batch_size` key, and a `[parallelism]` or `[model]`
+    /// table header, each at the start of a line. Only such TOML files are collected by the
+    /// walker (`discover::walk`); the dialect's evidence (`dialects::torchtitan`) then decides on
+    /// the parsed tree. `pyproject.toml`, `Cargo.toml`, `ruff.toml` and trainlint's own manifest
+    /// are never collected. Reads at most `MAX_FILE_BYTES` + 1 bytes of a regular file; a larger
+    /// file is data, not a config.
+    pub fn looks_like_torchtitan(path: &Path) -> bool {
+        use std::io::Read;
+        let Ok(metadata) = std::fs::metadata(path) else { return false };
+        if !metadata.is_file() || metadata.len() > MAX_FILE_BYTES {
+            return false;
+        }
+        let mut text = String::new();
+        let Ok(file) = std::fs::File::open(path) else { return false };
+        if file.take(MAX_FILE_BYTES + 1).read_to_string(&mut text).is_err() {
+            return false;
+        }
+        Format::toml_text_looks_like_torchtitan(&text)
+    }
+
+    /// `looks_like_torchtitan` on a text.
+    pub fn toml_text_looks_like_torchtitan(text: &str) -> bool {
+        let header = |line: &str, name: &str| line.strip_prefix('[').and_then(|rest| rest.split(']').next()).is_some_and(|inside| inside.trim() == name);
+        let key = |line: &str, name: &str| line.strip_prefix(name).is_some_and(|rest| rest.trim_start().starts_with('='));
+        let lines: Vec<&str> = text.lines().map(str::trim_start).collect();
+        lines.iter().any(|l| header(l, "training"))
+            && lines.iter().any(|l| key(l, "local_batch_size") || key(l, "batch_size"))
+            && lines.iter().any(|l| header(l, "parallelism") || header(l, "model"))
+    }
+
     /// A file's format by its extension, else by its text's shebang (an extensionless launch
     /// script), else YAML: the parsers and the fixes read a file by this.
     pub fn of(path: &Path, text: &str) -> Format {
@@ -306,6 +337,15 @@ mod tests {
         assert_eq!(doc.root, Err(LoadError::NotUtf8 { offset: 3 }));
         let doc = load_bytes(Path::new("x.yaml"), "x.yaml", Format::Yaml, b"  \n# only a comment\n".to_vec());
         assert!(doc.root.is_ok(), "a comment-only file is an empty mapping-less document, not an error");
+    }
+
+    #[test]
+    fn toml_files_walked_only_when_they_look_like_torchtitan() {
+        assert!(Format::toml_text_looks_like_torchtitan("[model]\nname = \"llama3\"\n\n[training]\nlocal_batch_size = 8\n"));
+        assert!(Format::toml_text_looks_like_torchtitan("[ training ]\nbatch_size=8\n[parallelism]\n"));
+        assert!(!Format::toml_text_looks_like_torchtitan("[training]\nlocal_batch_size = 8\n"));
+        assert!(!Format::toml_text_looks_like_torchtitan("[training]\nlocal_batch_size_x = 8\n[model]\n"));
+        assert!(!Format::toml_text_looks_like_torchtitan("[project]\nname = \"x\"\n[tool.ruff]\nline-length = 88\n"));
     }
 
     #[test]
