@@ -143,7 +143,6 @@ fn one_config_of_every_dialect() {
                 ("activation_checkpointing", "selective".into()),
                 ("optimizer", "AdamW".into()),
                 ("model", "meta-llama/Llama-3.1-8B".into()),
-                ("layers", 32.into()),
             ],
         ),
     ];
