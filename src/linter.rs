@@ -270,8 +270,8 @@ fn is_placeholder(text: &str, at: usize) -> bool {
     let Some(line_start) = text.get(..at.min(text.len())).map(|t| t.rfind('\n').map_or(0, |n| n + 1)) else { return false };
     let line_end = text[line_start..].find('\n').map_or(text.len(), |n| line_start + n);
     let line = &text[line_start..line_end];
-    // The value after the line's key: `"key": VALUE,` / `key: VALUE`.
-    let value = line.split_once(':').map_or(line, |(_, v)| v).trim().trim_end_matches(',').trim();
+    // The value after the line's key: `"key": VALUE,` / `key: VALUE` / TOML's `key = VALUE`.
+    let value = line.split_once([':', '=']).map_or(line, |(_, v)| v).trim().trim_end_matches(',').trim();
     let upper = !value.is_empty()
         && value.len() >= 3
         && value.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')

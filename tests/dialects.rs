@@ -27,7 +27,7 @@ fn one_config_of_every_dialect() {
     let at = |p: &str| if p.starts_with("fixtures/") { p.to_owned() } else { corpus.join(p).display().to_string() };
     // (corpus or fixture path, dialect, expected roles)
     type Case<'a> = (&'a str, &'a str, &'a [(&'a str, serde_json::Value)]);
-    let cases: [Case; 18] = [
+    let cases: [Case; 19] = [
         (
             "fixtures/dialects/litgpt/config_hub/finetune/llama-2-7b/lora.yaml",
             "litgpt",
@@ -128,6 +128,23 @@ fn one_config_of_every_dialect() {
             ],
         ),
         ("fixtures/dialects/maxtext/llama2_7b.yml", "maxtext", &[("micro_batch", 4.into()), ("sequence_length", 4096.into())]),
+        // torchtitan's own torchtitan/models/llama3/train_configs/llama3_8b.toml (commit in its first line).
+        (
+            "fixtures/dialects/torchtitan/llama3_8b.toml",
+            "torchtitan",
+            &[
+                ("micro_batch", 1.into()),
+                ("sequence_length", 8192.into()),
+                ("tensor_parallel", 1.into()),
+                ("pipeline_parallel", 1.into()),
+                ("context_parallel", 1.into()),
+                ("fsdp", true.into()),
+                ("precision", "bf16-mixed".into()),
+                ("activation_checkpointing", "selective".into()),
+                ("optimizer", "AdamW".into()),
+                ("model", "meta-llama/Llama-3.1-8B".into()),
+            ],
+        ),
     ];
     // Every registered framework (the native format has its own tests) has a real config here.
     for dialect in trainlint::dialects::ALL.iter().filter(|d| !d.pseudo() && !d.is_native()) {
@@ -713,4 +730,113 @@ fn nemo_launch_is_compared_with_all_its_gpus() {
         assert_eq!(codes, expected, "{per_node} per node: {value:#}");
         let _ = std::fs::remove_dir_all(&dir);
     }
+}
+
+/// torchtitan's llama3 presets (`torchtitan/models/llama3/train_configs/*.toml` at
+/// pytorch/torchtitan@238fa995, copied verbatim): `data_parallel_shard_degree = -1` takes what the
+/// launch leaves (`ParallelDims._validate`), so the data-parallel degree is GPUs ÷ (tp × pp × cp);
+/// `global_batch_size` sets the accumulation, global ÷ (local × dp), asserted whole (`train.py`).
+#[test]
+fn torchtitan_world_and_batch_follow_parallel_dims_and_train_py() {
+    let file = "fixtures/dialects/torchtitan/llama3_8b.toml";
+    let view = show(file, &["--world-size", "8"]);
+    assert_eq!(view["dialect"], "torchtitan", "{}", view["dialect_reason"]);
+    assert_eq!((view["batch"]["world_size"].clone(), view["effective_batch"].clone()), (8.into(), 8.into()));
+    let tp2 = show(file, &["--world-size", "8", "--set", "parallelism.tensor_parallel_degree=2"]);
+    assert_eq!((tp2["batch"]["world_size"].clone(), tp2["effective_batch"].clone()), (4.into(), 4.into()));
+    // 70B is 8-way TP: 64 GPUs are a data-parallel degree of 8, its effective batch 8 × 8.
+    let seventy = show("fixtures/dialects/torchtitan/llama3_70b.toml", &["--world-size", "64"]);
+    assert_eq!((seventy["batch"]["world_size"].clone(), seventy["effective_batch"].clone()), (8.into(), 64.into()));
+    assert_eq!(seventy["roles"]["model"]["value"], "meta-llama/Llama-3.1-70B");
+    // global 64 on 8 ranks of local 1: 8 accumulation steps; global 12 is not a multiple of 8: BAT003.
+    let global = show(file, &["--world-size", "8", "--set", "training.global_batch_size=64"]);
+    assert_eq!((global["batch"]["derived"]["accumulation"].clone(), global["effective_batch"].clone()), (8.into(), 64.into()));
+    let minus_one = show(file, &["--world-size", "8", "--set", "training.global_batch_size=-1"]);
+    assert_eq!(minus_one["effective_batch"], 8, "-1 is local × dp");
+    let (code, found) = check_json(file, &["--world-size", "8", "--set", "training.global_batch_size=12"]);
+    assert_eq!(code, Some(1));
+    assert!(found.iter().any(|(c, _)| c == "BAT003"), "{found:?}");
+    // A positive shard degree states the world: dp_replicate × dp_shard × cp × tp × pp.
+    let stated = show(file, &["--set", "parallelism.data_parallel_shard_degree=4", "--set", "parallelism.tensor_parallel_degree=2"]);
+    assert_eq!((stated["roles"]["devices"]["value"].clone(), stated["batch"]["world_size"].clone()), (8.into(), 4.into()));
+    // The roles point at the keys: `local_batch_size = 1` is line 33 (32 in torchtitan's file, below the header line).
+    assert_eq!(role(&view, "micro_batch").2, 33);
+    assert_eq!(role(&view, "tensor_parallel").2, 42);
+    // The debug model has no catalog entry: no model, no memory verdict claimed from a guess.
+    assert!(show("fixtures/dialects/torchtitan/debug_model.toml", &[])["roles"]["model"].is_null());
+}
+
+/// The llama3 presets check clean as torchtitan ships them, on the 8 GPUs of its run_train.sh and
+/// without a world; the findings are spanned at the key.
+#[test]
+fn torchtitan_presets_check_clean_and_findings_point_at_the_key() {
+    // Without a world only BAT006 (an info: the effective batch is not known) is said.
+    let (code, found) = check_json("fixtures/dialects/torchtitan", &[]);
+    assert_eq!(code, Some(0));
+    assert!(found.iter().all(|(c, _)| c == "BAT006"), "{found:?}");
+    assert_eq!(check_json("fixtures/dialects/torchtitan", &["--world-size", "64"]), (Some(0), vec![]));
+    let output =
+        common::trainlint(&["check", "--output-format", "json", "--world-size", "8", "--gpu", "h100-sxm", "fixtures/dialects/torchtitan/llama3_70b.toml"]);
+    let value: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
+    let mem = value["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "MEM001")
+        .unwrap_or_else(|| panic!("70B with TP 8 on 8 GPUs holds 16 B per parameter ÷ 8: {value:#}"));
+    assert_eq!((mem["line"].clone(), mem["column"].clone()), (33.into(), 20.into()), "at `local_batch_size`'s value");
+}
+
+/// A TOML file is read only as torchtitan: the walker collects only TOML files that look like
+/// torchtitan configs (pyproject.toml, Cargo.toml, ruff.toml are not even listed), named
+/// explicitly they are "not a training config" (no YAML error, issue 25), and a template whose
+/// placeholders a script fills in is skipped.
+#[test]
+fn toml_files_other_than_torchtitan_configs_give_nothing() {
+    let dir = common::fresh_dir("torchtitan-toml");
+    std::fs::copy(common::repo().join("fixtures/dialects/torchtitan/llama3_8b.toml"), dir.join("llama3_8b.toml")).unwrap();
+    std::fs::copy(common::repo().join("Cargo.toml"), dir.join("Cargo.toml")).unwrap();
+    std::fs::write(dir.join("ruff.toml"), "line-length = 100\n[lint]\nselect = [\"E\"]\n").unwrap();
+    std::fs::write(dir.join("pyproject.toml"), "[project]\nname = \"x\"\n[tool.pytest.ini_options]\naddopts = \"-q\"\n").unwrap();
+    std::fs::write(dir.join("template.toml"), "[model]\nname = \"llama3\"\n[training]\nlocal_batch_size = {{ batch }}\n").unwrap();
+    let listed = common::stdout(&common::trainlint_in(&dir, &["check", "--show-files", "."]));
+    let listed: Vec<&str> = listed.lines().map(str::trim_end).collect();
+    assert_eq!(listed.len(), 2, "only torchtitan-like TOML files are collected: {listed:?}");
+    assert!(listed[0].starts_with("llama3_8b.toml") && listed[0].ends_with("checked as torchtitan"), "{listed:?}");
+    assert!(listed[1].starts_with("template.toml") && listed[1].ends_with("skipped: templates whose placeholders a script fills in"), "{listed:?}");
+    let output = common::trainlint_in(&dir, &["check", "--output-format", "json", "--world-size", "8", "."]);
+    assert_eq!(output.status.code(), Some(0), "{}", common::stdout(&output));
+    let value: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
+    assert_eq!(value["diagnostics"].as_array().unwrap().len(), 0, "{value:#}");
+    assert_eq!(value["summary"]["files"], 1, "only the torchtitan config is checked: {value:#}");
+    for name in ["Cargo.toml", "ruff.toml"] {
+        let output = common::trainlint_in(&dir, &["check", "--output-format", "json", name]);
+        assert_eq!(output.status.code(), Some(0), "{name}: {}", common::stdout(&output));
+        let value: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
+        assert_eq!(value["diagnostics"].as_array().unwrap().len(), 0, "{name}: {value:#}");
+        let text = common::stdout(&common::trainlint_in(&dir, &["show", name]));
+        assert!(text.contains("dialect: unknown (a TOML file without the keys of a framework that reads TOML (torchtitan))"), "{text}");
+    }
+    // Named explicitly, a TOML file that does not parse is SCH001 as TOML, not as YAML.
+    let output = common::trainlint_in(&dir, &["check", "--output-format", "concise", "template.toml"]);
+    assert!(common::stdout(&output).contains("SCH001 invalid TOML"), "{}", common::stdout(&output));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A fix on a torchtitan config replaces the value's bytes and nothing else: the micro batch that
+/// fits, with the accumulation torchtitan derives from the written global batch.
+#[test]
+fn torchtitan_fix_edits_only_the_value() {
+    let dir = common::fresh_dir("torchtitan-fix");
+    let original = std::fs::read_to_string(common::repo().join("fixtures/dialects/torchtitan/llama3_8b.toml")).unwrap();
+    let text = original.replace("local_batch_size = 1\n", "local_batch_size = 4  # per rank\nglobal_batch_size = 32\n");
+    std::fs::write(dir.join("llama3_8b.toml"), &text).unwrap();
+    let output = common::trainlint_in(&dir, &["check", "--fix", "--unsafe-fixes", "--world-size", "8", "--gpu", "h200", "llama3_8b.toml"]);
+    let fixed = std::fs::read_to_string(dir.join("llama3_8b.toml")).unwrap();
+    assert_eq!(fixed, text.replace("local_batch_size = 4  # per rank", "local_batch_size = 1  # per rank"), "{}", common::stdout(&output));
+    // Without a written global batch the accumulation has no key to go to: the fix is shown, not applied.
+    std::fs::write(dir.join("llama3_8b.toml"), original.replace("local_batch_size = 1\n", "local_batch_size = 4\n")).unwrap();
+    common::trainlint_in(&dir, &["check", "--fix", "--unsafe-fixes", "--world-size", "8", "--gpu", "h200", "llama3_8b.toml"]);
+    assert_eq!(std::fs::read_to_string(dir.join("llama3_8b.toml")).unwrap(), original.replace("local_batch_size = 1\n", "local_batch_size = 4\n"));
+    let _ = std::fs::remove_dir_all(&dir);
 }

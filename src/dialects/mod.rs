@@ -44,6 +44,7 @@ registry! {
     nemo => NEMO,
     nanotron => NANOTRON,
     maxtext => MAXTEXT,
+    torchtitan => TORCHTITAN,
     lightning => LIGHTNING,
     hydra => HYDRA,
     model_config => MODEL_CONFIG,
@@ -68,6 +69,13 @@ pub trait Framework: Sync {
     /// Not a framework: a dialect trainlint assigns by file format or by the
     /// manifest rather than by a framework's keys.
     fn pseudo(&self) -> bool {
+        false
+    }
+
+    /// Whether the framework's configs are TOML files (torchtitan's `tomllib`). A TOML file is
+    /// only ever read as one of these, and these read only TOML files: `pyproject.toml`,
+    /// `Cargo.toml` or a YAML file with the same keys is never taken for one (`detect`).
+    fn reads_toml(&self) -> bool {
         false
     }
 
@@ -385,16 +393,25 @@ impl Evidence<'_> {
 /// a launch line's flags say nothing by where the script lies); pseudo-dialects are not frameworks.
 pub fn detect_by_keys(root: &Node) -> Option<(Dialect, String)> {
     let cx = Evidence { root, path: None, bound_paths: &[], hydra_primary: &|_| None };
-    ALL.iter().filter(|d| !d.pseudo()).find_map(|d| d.evidence(&cx).map(|why| (*d, why)))
+    ALL.iter().filter(|d| !d.pseudo() && !d.reads_toml()).find_map(|d| d.evidence(&cx).map(|why| (*d, why)))
 }
 
 pub fn detect(cx: &Evidence) -> (Dialect, String) {
-    for dialect in ALL {
+    // TOML is read only by the frameworks that read TOML, by their keys alone; they read nothing else.
+    let toml = cx.path.and_then(crate::load::Format::from_path) == Some(crate::load::Format::Toml);
+    if toml {
+        return ALL
+            .iter()
+            .filter(|d| d.reads_toml())
+            .find_map(|d| d.evidence(cx).map(|why| (*d, why)))
+            .unwrap_or_else(|| (unknown::UNKNOWN, unknown::toml_reason()));
+    }
+    for dialect in ALL.iter().filter(|d| !d.reads_toml()) {
         if let Some(reason) = dialect.evidence(cx) {
             return (*dialect, reason);
         }
     }
-    for dialect in ALL {
+    for dialect in ALL.iter().filter(|d| !d.reads_toml()) {
         if let Some(reason) = dialect.layout_evidence(cx) {
             return (*dialect, reason);
         }
@@ -498,6 +515,10 @@ pub struct BatchSemantics {
     /// global batch) is not whole, with its source: BAT003's note. `None`: DeepSpeed's
     /// floor-then-assert.
     pub indivisible: Option<&'static str>,
+    /// The framework has no accumulation key: it always derives the accumulation from the
+    /// global batch, `global ÷ (micro × world)` (torchtitan's `train.py`). A fix that keeps the
+    /// global batch writes only the micro batch.
+    pub accumulation_from_global: bool,
 }
 
 /// Lightning's check of its devices against the launcher's processes (`Framework::refuses_other_world`).
@@ -579,6 +600,20 @@ mod tests {
             "a `trainer:` mapping of Lightning Trainer arguments (LightningCLI)"
         );
         assert_eq!(detect_yaml("lr: 0.1\n", Some(hparams), &[]).0.name(), "lightning");
+        // A TOML file is read only by the TOML frameworks, before any order: DeepSpeed's keys in
+        // TOML are nobody's, torchtitan's tables in YAML are not torchtitan's.
+        let toml = |text: &str, path: &str| {
+            let root = crate::load::toml::parse(text).expect("valid TOML");
+            let no_tree = |_: &Path| None;
+            detect(&Evidence { root: &root, path: Some(Path::new(path)), bound_paths: &["training.local_batch_size"], hydra_primary: &no_tree }).0.name()
+        };
+        assert_eq!(toml("[training]\nlocal_batch_size = 2\n[parallelism]\ntensor_parallel_degree = 2\n", "llama3_8b.toml"), "torchtitan");
+        assert_eq!(toml("train_micro_batch_size_per_gpu = 4\n", "ds_config.toml"), "unknown");
+        assert_eq!(toml("[training]\nlocal_batch_size = 2\n", "x.toml"), "unknown", "not the manifest's [bindings] either");
+        assert_ne!(
+            detect_yaml("training:\n  local_batch_size: 2\nparallelism:\n  tensor_parallel_degree: 2\n", Some(Path::new("a.yaml")), &[]).0.name(),
+            "torchtitan"
+        );
     }
 
     #[test]

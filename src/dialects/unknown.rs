@@ -9,8 +9,14 @@ pub struct Unknown;
 
 /// Which frameworks' keys were looked for.
 pub fn reason() -> String {
-    let frameworks: Vec<&str> = ALL.iter().filter(|d| !d.pseudo()).map(|d| d.title()).collect();
+    let frameworks: Vec<&str> = ALL.iter().filter(|d| !d.pseudo() && !d.reads_toml()).map(|d| d.title()).collect();
     format!("no framework's keys found ({}) and no manifest [bindings] match", frameworks.join(", "))
+}
+
+/// Why a TOML file is not a training config: only the frameworks that read TOML could claim it.
+pub fn toml_reason() -> String {
+    let frameworks: Vec<&str> = ALL.iter().filter(|d| d.reads_toml()).map(|d| d.title()).collect();
+    format!("a TOML file without the keys of a framework that reads TOML ({})", frameworks.join(", "))
 }
 
 impl Framework for Unknown {

@@ -1,6 +1,6 @@
 //! Which files a run checks: explicit files as given, folders walked for
 //! `.yaml`, `.yml` and `.json` (and `.sh` when the manifest describes its
-//! flags), minus excluded patterns, gitignored files and hidden entries — as
+//! flags, and `.toml` files that look like torchtitan configs), minus excluded patterns, gitignored files and hidden entries — as
 //! ruff walks a project (`respect-gitignore`, `exclude`, `extend-exclude`).
 
 use super::Format;
@@ -180,6 +180,10 @@ pub fn walk(paths: &[PathBuf], options: &Walk) -> Result<Vec<SourcePath>, FatalE
             // A file without an extension counts when it opens with a shell shebang (`scripts/train`).
             let sniffed = || if options.shell && entry.file_type().is_some_and(|t| t.is_file()) { Format::sniff(entry.path()) } else { None };
             let Some(format) = Format::from_path(entry.path()).or_else(sniffed).filter(|f| options.shell || *f != Format::Shell) else { continue };
+            // Of TOML files, only those that look like torchtitan configs (`Format::looks_like_torchtitan`).
+            if format == Format::Toml && !Format::looks_like_torchtitan(entry.path()) {
+                continue;
+            }
             // Symlinked files are read; symlinked folders are not followed, so a link loop cannot recur.
             if entry.path().is_file() {
                 files.push(SourcePath { path: entry.path().to_path_buf(), display: display(entry.path()), format, explicit: false });

@@ -12,6 +12,7 @@ pub mod loader;
 pub mod programs;
 pub mod scalar;
 pub mod shell;
+pub mod toml;
 pub mod tree;
 pub mod yaml;
 pub mod yaml_edit;
@@ -51,6 +52,9 @@ pub enum Format {
     Jsonc,
     /// Training flags in a shell script.
     Shell,
+    /// TOML (torchtitan's `train_configs/*.toml`): read only as the frameworks that read TOML
+    /// (`dialects::Framework::reads_toml`); any other TOML file is not a training config.
+    Toml,
 }
 
 impl Format {
@@ -61,6 +65,7 @@ impl Format {
             Format::Json => "JSON",
             Format::Jsonc => "JSONC",
             Format::Shell => "shell script",
+            Format::Toml => "TOML",
         }
     }
 
@@ -97,6 +102,37 @@ impl Format {
         Format::from_shebang(&head[..n])
     }
 
+    /// Whether a `.toml` file found by walking looks like a torchtitan config: a `[training]`
+    /// table header, a `local_batch_size` or `batch_size` key, and a `[parallelism]` or `[model]`
+    /// table header, each at the start of a line. Only such TOML files are collected by the
+    /// walker (`discover::walk`); the dialect's evidence (`dialects::torchtitan`) then decides on
+    /// the parsed tree. `pyproject.toml`, `Cargo.toml`, `ruff.toml` and trainlint's own manifest
+    /// are never collected. Reads at most `MAX_FILE_BYTES` + 1 bytes of a regular file; a larger
+    /// file is data, not a config.
+    pub fn looks_like_torchtitan(path: &Path) -> bool {
+        use std::io::Read;
+        let Ok(metadata) = std::fs::metadata(path) else { return false };
+        if !metadata.is_file() || metadata.len() > MAX_FILE_BYTES {
+            return false;
+        }
+        let mut text = String::new();
+        let Ok(file) = std::fs::File::open(path) else { return false };
+        if file.take(MAX_FILE_BYTES + 1).read_to_string(&mut text).is_err() {
+            return false;
+        }
+        Format::toml_text_looks_like_torchtitan(&text)
+    }
+
+    /// `looks_like_torchtitan` on a text.
+    pub fn toml_text_looks_like_torchtitan(text: &str) -> bool {
+        let header = |line: &str, name: &str| line.strip_prefix('[').and_then(|rest| rest.split(']').next()).is_some_and(|inside| inside.trim() == name);
+        let key = |line: &str, name: &str| line.strip_prefix(name).is_some_and(|rest| rest.trim_start().starts_with('='));
+        let lines: Vec<&str> = text.lines().map(str::trim_start).collect();
+        lines.iter().any(|l| header(l, "training"))
+            && lines.iter().any(|l| key(l, "local_batch_size") || key(l, "batch_size"))
+            && lines.iter().any(|l| header(l, "parallelism") || header(l, "model"))
+    }
+
     /// A file's format by its extension, else by its text's shebang (an extensionless launch
     /// script), else YAML: the parsers and the fixes read a file by this.
     pub fn of(path: &Path, text: &str) -> Format {
@@ -110,6 +146,7 @@ impl Format {
             "json" => Some(Format::Json),
             "jsonc" => Some(Format::Jsonc),
             "sh" | "bash" | "slurm" | "sbatch" => Some(Format::Shell),
+            "toml" => Some(Format::Toml),
             _ => None,
         }
     }
@@ -209,6 +246,7 @@ pub fn parse_text(text: &str, format: Format) -> Result<(Node, Vec<DuplicateKey>
         Format::Json => json::parse(text).map(|t| (t.root, t.duplicates)),
         Format::Jsonc => json::parse_jsonc(text).map(|t| (t.root, t.duplicates)),
         Format::Shell => shell::parse(text, None).map(|root| (root, Vec::new())),
+        Format::Toml => toml::parse(text).map(|root| (root, Vec::new())),
     }
 }
 
@@ -299,6 +337,15 @@ mod tests {
         assert_eq!(doc.root, Err(LoadError::NotUtf8 { offset: 3 }));
         let doc = load_bytes(Path::new("x.yaml"), "x.yaml", Format::Yaml, b"  \n# only a comment\n".to_vec());
         assert!(doc.root.is_ok(), "a comment-only file is an empty mapping-less document, not an error");
+    }
+
+    #[test]
+    fn toml_files_walked_only_when_they_look_like_torchtitan() {
+        assert!(Format::toml_text_looks_like_torchtitan("[model]\nname = \"llama3\"\n\n[training]\nlocal_batch_size = 8\n"));
+        assert!(Format::toml_text_looks_like_torchtitan("[ training ]\nbatch_size=8\n[parallelism]\n"));
+        assert!(!Format::toml_text_looks_like_torchtitan("[training]\nlocal_batch_size = 8\n"));
+        assert!(!Format::toml_text_looks_like_torchtitan("[training]\nlocal_batch_size_x = 8\n[model]\n"));
+        assert!(!Format::toml_text_looks_like_torchtitan("[project]\nname = \"x\"\n[tool.ruff]\nline-length = 88\n"));
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Setting a value at a dotted path in a YAML file with one byte-range edit:
 //! replace the value where the key exists, or insert the missing keys, as block
 //! mappings, after the last line of the deepest mapping that exists. Flow
-//! collections, aliases and JSON are left alone (the fix is then display-only).
+//! collections, aliases, and missing keys of JSON and TOML files are left alone (the fix is then
+//! display-only): TOML values are replaced byte-exactly, never inserted.
 
 use crate::diagnostic::Edit;
 use crate::load::{Node, ScalarStyle, Value};
@@ -80,8 +81,9 @@ pub fn set(source: &Arc<SourceFile>, root: &Node, path: &str, value: &str) -> Op
 
 fn set_unchecked(source: &Arc<SourceFile>, root: &Node, path: &str, value: &str) -> Option<Edit> {
     let text = source.text();
-    // JSON and shell scripts: only values that are written can be replaced.
-    if source.path().extension().is_some_and(|e| e == "json" || e == "jsonc" || e == "sh" || e == "bash") {
+    // JSON, TOML and shell scripts: only values that are written can be replaced (byte-exactly,
+    // `replace_scalar`); a missing key is never inserted, so the fix is display-only.
+    if source.path().extension().is_some_and(|e| e == "json" || e == "jsonc" || e == "toml" || e == "sh" || e == "bash") {
         let entry = root.entry_dotted(path)?;
         return replace_scalar(source, &entry.value, value);
     }

@@ -226,9 +226,13 @@ pub fn batch_fix(resolved: &ResolvedConfig, micro: u64, accumulation: u64, messa
     // (⌊⌊global ÷ world⌋ ÷ micro⌋) derives this one from the new micro batch: only the
     // micro batch is written when the derivation gives `accumulation`.
     let batch = &resolved.batch;
-    let derived_by_framework = resolved.detection.dialect.batch().accumulation_floors
-        && resolved.role(Role::Accumulation).is_none()
-        && batch.global_batch.zip(batch.world_size).is_some_and(|(global, world)| (global / world.max(1)).checked_div(micro) == Some(accumulation));
+    let semantics = resolved.detection.dialect.batch();
+    let derived_by_framework = resolved.role(Role::Accumulation).is_none()
+        && batch.global_batch.zip(batch.world_size).is_some_and(|(global, world)| {
+            (semantics.accumulation_floors && (global / world.max(1)).checked_div(micro) == Some(accumulation))
+                // Derived exactly (torchtitan asserts the division is whole).
+                || (semantics.accumulation_from_global && micro.checked_mul(accumulation).and_then(|p| p.checked_mul(world)) == Some(global))
+        });
     // An accumulation of 1 need not be written where none is.
     if !derived_by_framework && (accumulation != 1 || resolved.role(Role::Accumulation).is_some()) {
         values.push((Role::Accumulation, accumulation));
