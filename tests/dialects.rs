@@ -27,7 +27,7 @@ fn one_config_of_every_dialect() {
     let at = |p: &str| if p.starts_with("fixtures/") { p.to_owned() } else { corpus.join(p).display().to_string() };
     // (corpus or fixture path, dialect, expected roles)
     type Case<'a> = (&'a str, &'a str, &'a [(&'a str, serde_json::Value)]);
-    let cases: [Case; 19] = [
+    let cases: [Case; 21] = [
         (
             "fixtures/dialects/litgpt/config_hub/finetune/llama-2-7b/lora.yaml",
             "litgpt",
@@ -143,6 +143,34 @@ fn one_config_of_every_dialect() {
                 ("activation_checkpointing", "selective".into()),
                 ("optimizer", "AdamW".into()),
                 ("model", "meta-llama/Llama-3.1-8B".into()),
+            ],
+        ),
+        // Megatron-LM's functional test case (its `MODEL_ARGS`) and its Mixtral launch script (bash
+        // arrays of flags), copied verbatim (their commit is in their header comment).
+        (
+            "fixtures/dialects/megatron/gpt3_tp2_pp2/model_config.yaml",
+            "megatron-lm",
+            &[
+                ("micro_batch", 4.into()),
+                ("global_batch", 32.into()),
+                ("tensor_parallel", 2.into()),
+                ("pipeline_parallel", 2.into()),
+                ("layers", 12.into()),
+                ("hidden_size", 512.into()),
+                ("heads", 8.into()),
+                ("sequence_length", 1024.into()),
+                ("precision", "bf16-mixed".into()),
+            ],
+        ),
+        (
+            "fixtures/dialects/megatron/train_mixtral_8x7b_distributed.sh",
+            "megatron-lm",
+            &[
+                ("micro_batch", 1.into()),
+                ("global_batch", 256.into()),
+                ("tensor_parallel", 1.into()),
+                ("pipeline_parallel", 4.into()),
+                ("precision", "bf16-mixed".into()),
             ],
         ),
     ];
@@ -839,4 +867,56 @@ fn torchtitan_fix_edits_only_the_value() {
     common::trainlint_in(&dir, &["check", "--fix", "--unsafe-fixes", "--world-size", "8", "--gpu", "h200", "llama3_8b.toml"]);
     assert_eq!(std::fs::read_to_string(dir.join("llama3_8b.toml")).unwrap(), original.replace("local_batch_size = 1\n", "local_batch_size = 4\n"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Megatron-LM: data-parallel size = GPUs ÷ (tensor × pipeline × context) (`validate_args`), and
+/// accumulation = global ÷ (micro × data parallel), asserted whole (`ConstantNumMicroBatchesCalculator`).
+/// The functional test case (tp 2, pp 2, micro 4, global 32) has no world of its own: on 8 GPUs the
+/// data-parallel size is 2 and the accumulation 32 ÷ (4 × 2) = 4.
+#[test]
+fn megatron_data_parallel_is_gpus_over_tp_pp_cp() {
+    let file = "fixtures/dialects/megatron/gpt3_tp2_pp2/model_config.yaml";
+    let view = show(file, &["--world-size", "8"]);
+    assert_eq!(view["dialect"], "megatron-lm", "{}", view["dialect_reason"]);
+    assert_eq!(view["batch"]["world_size"], 2);
+    assert_eq!(view["batch"]["derived"]["accumulation"], 4);
+    assert_eq!(view["effective_batch"], 32);
+    // Each value points at the flag's value in `MODEL_ARGS` (the header comment is line 1).
+    assert_eq!(role(&view, "micro_batch"), (4.into(), file.to_owned(), 16));
+    assert_eq!(role(&view, "tensor_parallel").2, 41);
+    for (gpus, dp, accumulation) in [(4, 1, 8), (16, 4, 2), (32, 8, 1)] {
+        let view = show(file, &["--world-size", &gpus.to_string()]);
+        assert_eq!((view["batch"]["world_size"].clone(), view["batch"]["derived"]["accumulation"].clone()), (dp.into(), accumulation.into()), "{gpus} GPUs");
+    }
+    assert_eq!(check_json(file, &["--world-size", "8"]), (Some(0), vec![]));
+    // 12 GPUs: data parallel 3, and 32 is no multiple of 4 × 3: Megatron asserts (BAT003).
+    assert_eq!(check_json(file, &["--world-size", "12"]), (Some(1), vec![("BAT003".to_owned(), 17)]));
+    // 64 GPUs: data parallel 16, 4 × 16 = 64 > 32: no whole accumulation either.
+    assert_eq!(check_json(file, &["--world-size", "64"]).1, vec![("BAT003".to_owned(), 17)]);
+    // 6 GPUs do not split into replicas of tp 2 × pp 2: PAR001, at the first degree.
+    assert_eq!(check_json(file, &["--world-size", "6"]), (Some(1), vec![("PAR001".to_owned(), 41)]));
+    // No global batch: Megatron uses micro × data parallel (accumulation 1).
+    let dir = std::env::temp_dir().join(format!("trainlint-megatron-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(common::repo().join(file)).unwrap();
+    std::fs::write(dir.join("model_config.yaml"), text.replace("  --global-batch-size: 32\n", "")).unwrap();
+    let view = show(dir.join("model_config.yaml").to_str().unwrap(), &["--world-size", "8"]);
+    assert_eq!((view["batch"]["derived"]["global_batch"].clone(), view["effective_batch"].clone()), (8.into(), 8.into()), "{view:#}");
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // The Mixtral script: its flags in bash arrays, torchrun on 1 node × 8 GPUs, tp 1 × pp 4:
+    // data parallel 2, accumulation 256 ÷ (1 × 2) = 128. Values point at the array elements.
+    let script = "fixtures/dialects/megatron/train_mixtral_8x7b_distributed.sh";
+    let view = show(script, &[]);
+    assert_eq!(view["dialect"], "megatron-lm", "{}", view["dialect_reason"]);
+    assert_eq!(view["batch"]["world_size"], 2);
+    assert_eq!(view["batch"]["derived"]["accumulation"], 128);
+    assert_eq!(view["effective_batch"], 256);
+    assert_eq!(role(&view, "micro_batch"), (1.into(), script.to_owned(), 70));
+    assert_eq!(role(&view, "pipeline_parallel"), (4.into(), script.to_owned(), 85));
+    assert_eq!(check_json(script, &[]), (Some(0), vec![]));
+    // pp 3: tp × pp = 3 does not divide the launch's 8 GPUs (PAR001).
+    let (code, found) = check_json(script, &["--set", "pipeline_model_parallel_size=3"]);
+    assert_eq!(code, Some(1), "{found:?}");
+    assert!(found.iter().any(|(c, _)| c == "PAR001"), "{found:?}");
 }

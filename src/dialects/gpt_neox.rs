@@ -501,7 +501,7 @@ impl Framework for GptNeox {
     /// (`megatron/model/gpt2_model.py`), default `"type:transformer|mlp"`: DeepSpeed balances the
     /// matching layers over the stages (`neox_args.py`, `pipe_partition_method`); the number of
     /// layers need not divide by the pipeline degree.
-    fn pipeline_balances_layers(&self) -> bool {
+    fn pipeline_balances_layers(&self, _root: &Node) -> bool {
         true
     }
 

@@ -45,6 +45,7 @@ registry! {
     nanotron => NANOTRON,
     maxtext => MAXTEXT,
     torchtitan => TORCHTITAN,
+    megatron => MEGATRON,
     lightning => LIGHTNING,
     hydra => HYDRA,
     model_config => MODEL_CONFIG,
@@ -85,6 +86,13 @@ pub trait Framework: Sync {
         None
     }
 
+    /// Evidence from a launch script's launch line: the program it starts (`pretrain_gpt.py`, as
+    /// written) and its flags read as a tree (`--micro-batch-size 4` → `micro_batch_size: 4`).
+    /// Asked before key evidence, for frameworks whose flags alone are too plain to tell.
+    fn launch_evidence(&self, _program: &str, _flags: &Node) -> Option<String> {
+        None
+    }
+
     /// Evidence from where the file lies or from the manifest; asked only
     /// when no dialect's key evidence matched.
     fn layout_evidence(&self, _cx: &Evidence) -> Option<String> {
@@ -122,10 +130,11 @@ pub trait Framework: Sync {
         key.to_owned()
     }
 
-    /// Whether the framework spreads the layers over pipeline stages without needing the pipeline
-    /// degree to divide them (it balances them by cost; the dialect file cites where): PAR001 then
-    /// does not ask layers ÷ pipeline parallel to be whole, as Megatron-LM does.
-    fn pipeline_balances_layers(&self) -> bool {
+    /// Whether the framework spreads this config's layers over pipeline stages without needing the
+    /// pipeline degree to divide them (it balances them by cost, or the config lays the stages out
+    /// itself; the dialect file cites where): PAR001 then does not ask layers ÷ pipeline parallel
+    /// to be whole, as Megatron-LM does for an even split.
+    fn pipeline_balances_layers(&self, _root: &Node) -> bool {
         false
     }
 
@@ -396,6 +405,14 @@ pub fn detect_by_keys(root: &Node) -> Option<(Dialect, String)> {
     ALL.iter().filter(|d| !d.pseudo() && !d.reads_toml()).find_map(|d| d.evidence(&cx).map(|why| (*d, why)))
 }
 
+/// The framework a launch line's flags show: the first whose launch evidence the program and its
+/// flags give (`pretrain_gpt.py --micro-batch-size 4`), else the first whose key evidence the flags
+/// alone show (`detect_by_keys`).
+pub fn detect_launch(flags: &Node, program: Option<&str>) -> Option<(Dialect, String)> {
+    let by_program = program.and_then(|program| ALL.iter().filter(|d| !d.pseudo()).find_map(|d| d.launch_evidence(program, flags).map(|why| (*d, why))));
+    by_program.or_else(|| detect_by_keys(flags))
+}
+
 pub fn detect(cx: &Evidence) -> (Dialect, String) {
     // TOML is read only by the frameworks that read TOML, by their keys alone; they read nothing else.
     let toml = cx.path.and_then(crate::load::Format::from_path) == Some(crate::load::Format::Toml);
@@ -614,6 +631,18 @@ mod tests {
             detect_yaml("training:\n  local_batch_size: 2\nparallelism:\n  tensor_parallel_degree: 2\n", Some(Path::new("a.yaml")), &[]).0.name(),
             "torchtitan"
         );
+        // Megatron-LM's `MODEL_ARGS` is its own key: no dialect registered before it reads one,
+        // and a NeMo test case's `MODEL_ARGS` of Hydra overrides is not Megatron's.
+        let megatron =
+            "ENV_VARS:\n  CUDA_DEVICE_MAX_CONNECTIONS: 1\nMODEL_ARGS:\n  --micro-batch-size: 4\n  --num-layers: 12\n  --bf16: true\nTEST_TYPE: regular\n";
+        assert_eq!(detect_yaml(megatron, None, &[]).0.name(), "megatron-lm");
+        let nemo = "MODEL_ARGS:\n  trainer.devices: 8\n  data.micro_batch_size: 2\n";
+        assert_ne!(detect_yaml(nemo, None, &[]).0.name(), "megatron-lm");
+        // A launch line's program is asked before the flags' keys: `pretrain_gpt.py` with
+        // Megatron's flags is Megatron-LM's, the same flags for another program are no framework's.
+        let flags = crate::load::yaml::parse("micro_batch_size: 4\ntensor_model_parallel_size: 2\n").expect("valid YAML").root;
+        assert_eq!(detect_launch(&flags, Some("pretrain_gpt.py")).map(|d| d.0.name()), Some("megatron-lm"));
+        assert_eq!(detect_launch(&flags, Some("train.py")).map(|d| d.0.name()), None);
     }
 
     #[test]

@@ -111,7 +111,7 @@ impl Framework for Nanotron {
     /// `build_model` (`src/nanotron/models/base.py`) cuts the blocks at thresholds of their
     /// cumulative compute cost (`get_block_compute_costs`), one share per pipeline rank: any number
     /// of layers splits over any pipeline degree.
-    fn pipeline_balances_layers(&self) -> bool {
+    fn pipeline_balances_layers(&self, _root: &Node) -> bool {
         true
     }
 

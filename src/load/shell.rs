@@ -66,6 +66,9 @@ struct Word {
     from_variable: Option<(Span, Option<ScalarStyle>)>,
 }
 
+/// Where a value is written in the script, and how it is quoted there.
+type Place = (Span, Option<ScalarStyle>);
+
 /// A variable's value: its fields (one for a string, the elements of an array),
 /// or `None` when only the running script knows it.
 #[derive(Clone, Debug)]
@@ -81,6 +84,10 @@ struct Var {
     notes: Vec<String>,
     /// `export`ed: the programs the script runs see it.
     exported: bool,
+    /// For an array, where each element's value is written, one per field (`None`: an element
+    /// that expanded to several fields or to a value written elsewhere in part), so that a flag's
+    /// value taken from `${ARGS[@]}` points at the element, not at the expansion.
+    elements: Option<Vec<Option<Place>>>,
 }
 
 /// One command after expansion: its environment prefix and its words.
@@ -508,6 +515,42 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
+    /// Where an array element's value is written: the element itself when its text is the value
+    /// (`4`), inside its quotes when quoted verbatim (`"0:16 2.4B:320"`), the variable's
+    /// assignment when the element is exactly one variable (`$GPUS_PER_NODE`); `None` otherwise.
+    fn element_span(&self, raw: &str, field: &str, at: Span) -> Option<Place> {
+        if raw == field {
+            return Some((at, None));
+        }
+        for (quote, style) in [('"', ScalarStyle::DoubleQuoted), ('\'', ScalarStyle::SingleQuoted)] {
+            if raw.len() >= 2 && raw.starts_with(quote) && raw.ends_with(quote) && &raw[1..raw.len() - 1] == field {
+                return Some((at.start + 1..at.end - 1, Some(style)));
+            }
+        }
+        let name = raw.strip_prefix("${").and_then(|r| r.strip_suffix('}')).or_else(|| raw.strip_prefix('$'))?;
+        let var = self.vars.get(name).filter(|v| v.span.end > v.span.start)?;
+        (var.fields.as_ref().is_some_and(|f| f.len() == 1 && f[0] == field)).then(|| (var.span.clone(), var.quoted))
+    }
+
+    /// For a word that is exactly `${A[@]}` (or `${A[*]}`, quoted or not), where each of its
+    /// fields is written in A's assignment: an element split into several fields (unquoted, at
+    /// whitespace) has no place of its own. `None` when the fields do not line up with A's elements.
+    fn array_fields(&self, bare: &str, quoted: bool, fields: &[Option<String>]) -> Option<Vec<Option<Place>>> {
+        let name = bare.strip_prefix("${").and_then(|r| r.strip_suffix("[@]}").or_else(|| r.strip_suffix("[*]}")))?;
+        let var = self.vars.get(name)?;
+        let (values, spans) = (var.fields.as_ref()?, var.elements.as_ref()?);
+        let mut out = Vec::new();
+        for (value, span) in values.iter().zip(spans) {
+            let pieces = if quoted { 1 } else { value.split_whitespace().count() };
+            if pieces == 1 && (quoted || value.trim() == value) {
+                out.push(span.clone());
+            } else {
+                out.extend(std::iter::repeat_n(None, pieces));
+            }
+        }
+        (out.len() == fields.len()).then_some(out)
+    }
+
     fn lookup(&self, name: &str, notes: &mut Vec<String>) -> Option<Option<Vec<String>>> {
         if let Some(var) = self.vars.get(name) {
             for note in &var.notes {
@@ -610,7 +653,7 @@ impl Reader<'_> {
                 if op.ends_with('=') && !positional {
                     self.vars.insert(
                         name.to_owned(),
-                        Var { fields: Some(vec![default.clone()]), span: 0..0, quoted: None, at: None, notes: Vec::new(), exported: false },
+                        Var { fields: Some(vec![default.clone()]), span: 0..0, quoted: None, at: None, notes: Vec::new(), exported: false, elements: None },
                     );
                 }
                 Expanded::Known(vec![default], None)
@@ -847,7 +890,7 @@ fn read_heredoc(reader: &mut Reader, args: &[RawWord], body: Span, quoted: bool,
         let expanded = reader.expand_string(&escaped, &mut notes);
         Some(expanded.trim().to_owned())
     };
-    let var = Var { fields: value.map(|v| vec![v]), span: body, quoted: None, at: None, notes, exported: false };
+    let var = Var { fields: value.map(|v| vec![v]), span: body, quoted: None, at: None, notes, exported: false, elements: None };
     reader.vars.insert(name.clone(), var);
 }
 
@@ -1112,19 +1155,29 @@ fn read_into(reader: &mut Reader, chunk: &str, offset: usize, depth: usize, scri
                 _ => None,
             };
             let mut why = Vec::new();
+            let mut element_spans = None;
             let fields: Option<Vec<String>> = if let Some(body) = value.strip_prefix('(').and_then(|v| v.strip_suffix(')')) {
-                // An array: its elements, each word of the body expanded.
+                // An array: its elements, each word of the body expanded; each field keeps where
+                // its element is written (the body starts one byte into the value, after `(`).
                 let (inner, _) = tokenize(body, 0).unwrap_or_default();
                 let mut elements = Vec::new();
+                let mut spans = Vec::new();
                 let mut known = true;
                 for element in inner.iter().flat_map(|c| &c.words) {
-                    for field in reader.expand(&element.raw, true, &mut why) {
+                    let expanded = reader.expand(&element.raw, true, &mut why);
+                    let at = span.start + 1 + element.span.start..span.start + 1 + element.span.end;
+                    let one = expanded.len() == 1;
+                    for field in expanded {
                         match field {
-                            Some(f) => elements.push(f),
+                            Some(f) => {
+                                spans.push(one.then(|| reader.element_span(&element.raw, &f, at.clone())).flatten());
+                                elements.push(f);
+                            }
                             None => known = false,
                         }
                     }
                 }
+                element_spans = Some(spans);
                 known.then_some(elements)
             } else {
                 Some(vec![reader.expand_string(value, &mut why)])
@@ -1132,6 +1185,8 @@ fn read_into(reader: &mut Reader, chunk: &str, offset: usize, depth: usize, scri
             let fields = match (append, fields) {
                 (true, Some(more)) => match reader.vars.get(name).map(|v| v.fields.clone()) {
                     Some(Some(mut old)) if value.starts_with('(') => {
+                        let old_spans = reader.vars.get(name).and_then(|v| v.elements.clone()).unwrap_or_else(|| vec![None; old.len()]);
+                        element_spans = element_spans.map(|more| [old_spans, more].concat());
                         old.extend(more);
                         Some(old)
                     }
@@ -1151,7 +1206,8 @@ fn read_into(reader: &mut Reader, chunk: &str, offset: usize, depth: usize, scri
                 _ => None,
             };
             environment.push((word.span.clone(), format!("{name}={}", word.unquoted.split_once('=').map_or("", |(_, v)| v))));
-            values.push((name.to_owned(), Var { fields, span, quoted, at: inner_at, notes: why, exported }));
+            let elements = element_spans.filter(|spans| fields.as_ref().is_some_and(|f| f.len() == spans.len()));
+            values.push((name.to_owned(), Var { fields, span, quoted, at: inner_at, notes: why, exported, elements }));
         }
         let launcher_env: Vec<(String, Option<String>)> = LAUNCHER_ENV
             .iter()
@@ -1226,7 +1282,13 @@ fn read_into(reader: &mut Reader, chunk: &str, offset: usize, depth: usize, scri
                 .and_then(|n| reader.vars.get(n))
                 .filter(|v| v.span.end > v.span.start);
             let many = fields.len() > 1;
-            for field in fields.drain(..) {
+            // `${ARGS[@]}` / `"${ARGS[@]}"`: each field points at its element in the assignment.
+            let in_array = reader.array_fields(bare, word.raw.starts_with('"'), &fields);
+            for (n, field) in fields.drain(..).enumerate() {
+                if let Some(Some((span, style))) = in_array.as_ref().map(|spans| spans[n].clone()) {
+                    expanded.push(Word { text: field, span: span.clone(), quoted: None, from_variable: Some((span, style)) });
+                    continue;
+                }
                 let (span, from_variable) = match single_var {
                     Some(var) if !many => (word.span.clone(), Some((var.span.clone(), var.quoted))),
                     Some(var) if var.at.is_some() => {
@@ -2058,6 +2120,31 @@ mod tests {
         // `+=` appends to an array.
         let text = "A=(--nproc_per_node 2)\nA+=(--nnodes 3)\ntorchrun ${A[@]} train.py c.yaml\n";
         assert_eq!(one(text).world, Some(6));
+    }
+
+    /// Issue 25: Megatron-LM's scripts keep their flags in bash arrays (`TRAINING_ARGS=( … )`) and
+    /// expand them on the launch line (`${TRAINING_ARGS[@]}`): each value points at its element.
+    #[test]
+    fn flags_from_array_elements_point_at_the_elements() {
+        let text = "N=4\nT=(\n  --micro-batch-size 2 # two\n  --lr \"1e-4\"\n  --seq-length $N\n)\nT+=(--bf16)\nP=(--tensor-model-parallel-size 8)\ntorchrun --nproc_per_node 8 pretrain_gpt.py ${T[@]} \"${P[@]}\"\n";
+        let root = parse(text, None).unwrap();
+        let at = |key: &str| root.get(key).unwrap_or_else(|| panic!("{key}: {root:?}")).span.clone();
+        let micro = text.find("2 # two").unwrap();
+        assert_eq!(at("micro_batch_size"), micro..micro + 1);
+        let lr = text.find("1e-4").unwrap();
+        assert_eq!(at("lr"), lr..lr + 4, "inside the quotes");
+        assert_eq!(at("seq_length"), 2..3, "an element that is one variable points at its assignment");
+        let bf16 = text.find("--bf16").unwrap();
+        assert_eq!(at("bf16"), bf16..bf16 + 6, "`+=` keeps the elements' places");
+        let tp = text.find("8)").unwrap();
+        assert_eq!(at("tensor_model_parallel_size"), tp..tp + 1, "quoted `\"${{P[@]}}\"`");
+        // An element split into several words (unquoted) has no place of its own: the expansion.
+        let text = "T=(--sched \"0:16 1B:32\" --micro-batch-size 2)\ntorchrun pretrain_gpt.py ${T[@]}\n";
+        let root = parse(text, None).unwrap();
+        let micro = text.rfind('2').unwrap();
+        assert_eq!(root.get("micro_batch_size").unwrap().span, micro..micro + 1);
+        let expansion = text.find("${T[@]}").unwrap();
+        assert_eq!(root.get("sched").unwrap().span, expansion..expansion + 7);
     }
 
     #[test]

@@ -210,7 +210,8 @@ fn script(document: &Document, root: &Node, settings: &Settings) -> ResolvedConf
         // DeepSpeed reads its settings from a JSON file, never from a program's flags: a flag that
         // shares a DeepSpeed key (diffusers' and accelerate examples' per-device `--train_batch_size`)
         // is the program's own, not DeepSpeed's global batch.
-        let found = crate::dialects::detect_by_keys(&root).filter(|(dialect, _)| *dialect != crate::dialects::deepspeed::DEEPSPEED);
+        let program = launch.as_ref().and_then(|l| l.script.as_deref());
+        let found = crate::dialects::detect_launch(&root, program).filter(|(dialect, _)| *dialect != crate::dialects::deepspeed::DEEPSPEED);
         let line = launch.as_ref().map_or(String::new(), |l| format!(" (line {})", l.line));
         let written = launch.as_ref().filter(|_| found.is_none()).and_then(|l| written_config(source.text(), l));
         match (found, written) {

@@ -98,7 +98,7 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig) -> bool {
         checker.report(diagnostic);
     }
     // A framework that balances the layers over its stages by cost needs no even split.
-    if !resolved.detection.dialect.pipeline_balances_layers()
+    if !resolved.detection.dialect.pipeline_balances_layers(&resolved.tree)
         && let Some(diagnostic) = shape(resolved, Role::Layers, "layers", Role::PipelineParallel, pp, room(tp.checked_mul(cp)))
     {
         checker.report(diagnostic);
