@@ -54,6 +54,8 @@ pub enum Skip {
     /// A template whose values are placeholders a script fills in (`"train_batch_size":
     /// CONFIG_BATCH_SIZE`, `{{ batch }}`), so it does not parse as it stands.
     Template,
+    /// JSON Lines with a `.json` name (one JSON value per line: prompts, samples, golden values).
+    JsonLines,
 }
 
 impl Skip {
@@ -64,6 +66,7 @@ impl Skip {
             Skip::Empty => "empty",
             Skip::TooLarge => "over 1 MiB (a tokenizer or a dataset, not a training config)",
             Skip::Template => "templates whose placeholders a script fills in",
+            Skip::JsonLines => "JSON Lines (one value per line: data, not a training config)",
         }
     }
 }
@@ -123,6 +126,11 @@ pub fn lint_document_as(document: Document, settings: &Settings, explicit: bool)
         && is_placeholder(document.source.text(), span.start)
     {
         return skipped(document, Skip::Template);
+    }
+    if !explicit && document.format == Format::Json && document.root.is_err() && is_json_lines(document.source.text()) {
+        // Megatron-LM's `prompts.json`: a `.json` name on JSON Lines data (issue 25: a walked data
+        // file is never an error). Named explicitly, it is SCH001 as any invalid JSON.
+        return skipped(document, Skip::JsonLines);
     }
     if !explicit && document.format == Format::Shell && document.root.is_err() && settings.manifest.shell.is_none() {
         // A script found by walking that the static reader cannot split into commands (or over
@@ -266,6 +274,15 @@ fn multi_document_has_config(document: &Document, settings: &Settings) -> bool {
 /// upper-case identifier (`CONFIG_BATCH_SIZE`, Megatron-DeepSpeed's `sed` templates), a shell
 /// variable (`$GLOBAL_BATCH`, `${MBS}`) or a Jinja/Mustache field (`{{ batch }}`), at the error
 /// or right after the `:` before it.
+/// Whether a text is JSON Lines: its first two non-blank lines are each a whole JSON object or
+/// array (a JSON document spread over lines has no line that is a whole value but the last).
+fn is_json_lines(text: &str) -> bool {
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let whole =
+        |line: Option<&str>| line.is_some_and(|l| (l.starts_with('{') || l.starts_with('[')) && serde_json::from_str::<serde::de::IgnoredAny>(l).is_ok());
+    whole(lines.next()) && whole(lines.next())
+}
+
 fn is_placeholder(text: &str, at: usize) -> bool {
     let Some(line_start) = text.get(..at.min(text.len())).map(|t| t.rfind('\n').map_or(0, |n| n + 1)) else { return false };
     let line_end = text[line_start..].find('\n').map_or(text.len(), |n| line_start + n);

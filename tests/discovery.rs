@@ -304,6 +304,8 @@ fn large_data_files_and_placeholder_templates_are_not_errors_at_a_root() {
         "{\n  \"train_batch_size\" : CONFIG_BATCH_SIZE,\n  \"train_micro_batch_size_per_gpu\": CONFIG_MBSIZE,\n  \"zero_optimization\": {\"stage\": ZERO_STAGE}\n}\n",
     );
     write(&dir, "examples/ds_broken.json", "{\n  \"train_batch_size\": 64,,\n  \"train_micro_batch_size_per_gpu\": 4\n}\n");
+    // Megatron-LM's `tests/functional_tests/test_cases/moe/…/prompts.json`: JSON Lines under a `.json` name.
+    write(&dir, "test_cases/moe/prompts.json", "{\"text\": \"The cat sat on the mat and\"}\n{\"text\": \"The sun rose in the east,\"}\n");
     let (code, value) = json(&dir, &["check", "--output-format", "json", "."]);
     let errors: Vec<(String, String)> = value["diagnostics"]
         .as_array()
@@ -317,6 +319,14 @@ fn large_data_files_and_placeholder_templates_are_not_errors_at_a_root() {
     let listed = common::stdout(&output);
     assert!(listed.contains("allenai_dolma2.json") && listed.contains("skipped: over 1 MiB"), "{listed}");
     assert!(listed.contains("ds_config_gpt_TEMPLATE.json") && listed.contains("skipped: templates whose placeholders a script fills in"), "{listed}");
+    assert!(
+        listed
+            .lines()
+            .any(|l| l.starts_with("test_cases/moe/prompts.json") && l.ends_with("skipped: JSON Lines (one value per line: data, not a training config)")),
+        "{listed}"
+    );
+    let (code, value) = json(&dir, &["check", "--output-format", "json", "test_cases/moe/prompts.json"]);
+    assert_eq!((code, value["diagnostics"][0]["code"].as_str()), (1, Some("SCH001")), "named, it is checked");
     let (code, value) = json(&dir, &["check", "--output-format", "json", "olmo_data/tokenizers/allenai_dolma2.json"]);
     assert_eq!((code, value["diagnostics"][0]["code"].as_str()), (1, Some("SCH001")), "named, it is checked");
 }
