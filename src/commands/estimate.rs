@@ -107,7 +107,7 @@ pub fn run_estimate(args: &EstimateArgs) -> Result<ExitCode, FatalError> {
             let refused = |e: crate::estimate::NotEstimable| FatalError::usage(format!("memory cannot be estimated: {}", e.0), None);
             // An input the config leaves open is solved for, and the estimate shown at it (`estimate::solve`).
             let (model, solved_view, note) = match MemoryModel::build(view, &settings, Some(&gpu)) {
-                Err(e) if e.1.is_some() => match solve::smallest_world(view, &settings, &gpu, margin, micro) {
+                Err(e) if e.world_unknown().is_some() => match solve::smallest_world(view, &settings, &gpu, margin, micro) {
                     Ok(solved) => {
                         let at = shortest_note(solved.at_sequence);
                         let note = format!(

@@ -167,10 +167,31 @@ pub fn unmodelled_reason(unmodelled: &crate::dialects::Unmodelled) -> String {
     format!("`{}` is set: {}", unmodelled.path, unmodelled.reason)
 }
 
-/// Why there is no estimate: the reason in words, and the sharded world nobody states, when that
-/// is why (callers solve for the fewest GPUs then: typed, not read from the words).
+/// Why there is no estimate: the reason in words, and its kind, which callers branch on (where
+/// MEM004 points, whether to solve for the fewest GPUs), never on the words.
 #[derive(Clone, Debug, PartialEq)]
-pub struct NotEstimable(pub String, pub Option<WorldUnknown>);
+pub struct NotEstimable(pub String, pub Why);
+
+/// The kind of reason a run has no estimate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// The dialect says the file is no training run (an export, an inference or eval config).
+    NotTraining,
+    /// The named model is in no catalog and no config.json describes it.
+    UnknownModel,
+    /// The named model's architecture is known and not supported by the memory model.
+    UnsupportedModel,
+    /// Adapters or partial training of a model whose shape is unknown.
+    PartialTraining,
+    /// A setting the memory model does not read yet (the dialect's `memory_unmodelled`).
+    Unmodelled,
+    /// Nothing gives the activations (no sequence length).
+    ActivationsUnknown,
+    /// The run shards over a data-parallel world nobody states.
+    World(WorldUnknown),
+    /// Anything else: a malformed memory term, nothing to estimate from.
+    Other,
+}
 
 /// What shards over a data-parallel world nobody states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,9 +203,22 @@ pub enum WorldUnknown {
 }
 
 impl NotEstimable {
-    /// Not estimable for a reason said in words.
+    /// Not estimable for a reason said in words, of no kind a caller branches on.
     pub fn new(reason: impl Into<String>) -> NotEstimable {
-        NotEstimable(reason.into(), None)
+        NotEstimable(reason.into(), Why::Other)
+    }
+
+    /// Not estimable for a reason of a kind callers branch on.
+    pub fn because(why: Why, reason: impl Into<String>) -> NotEstimable {
+        NotEstimable(reason.into(), why)
+    }
+
+    /// The world nobody states, when that is why.
+    pub fn world_unknown(&self) -> Option<WorldUnknown> {
+        match self.1 {
+            Why::World(by) => Some(by),
+            _ => None,
+        }
     }
 
     /// Not estimable because the run shards over a world nobody states.
@@ -193,14 +227,14 @@ impl NotEstimable {
             WorldUnknown::Fsdp => FSDP_WORLD_UNKNOWN,
             WorldUnknown::Zero => ZERO_WORLD_UNKNOWN,
         };
-        NotEstimable(reason.to_owned(), Some(by))
+        NotEstimable(reason.to_owned(), Why::World(by))
     }
 }
 
 impl MemoryModel {
     pub fn build(resolved: &ResolvedConfig, settings: &Settings, gpu: Option<&GpuTarget>) -> Result<MemoryModel, NotEstimable> {
         if let Some(why) = resolved.detection.dialect.not_training(&resolved.tree) {
-            return Err(NotEstimable::new(format!("{NOT_TRAINING} {why}")));
+            return Err(NotEstimable::because(Why::NotTraining, format!("{NOT_TRAINING} {why}")));
         }
         let memory = memory_facts(resolved, settings);
         let mut notes = Vec::new();
@@ -253,18 +287,18 @@ impl MemoryModel {
             && points.is_empty()
             && let Some(ModelLookup::Unknown { name, why }) = &resolved.model
         {
-            return Err(NotEstimable::new(unknown_model(name, why.as_deref())));
+            return Err(NotEstimable::because(Why::UnknownModel, unknown_model(name, why.as_deref())));
         }
         if run.parameters.is_none()
             && points.is_empty()
             && let Some(ModelLookup::Unsupported { name, known }) = &resolved.model
         {
-            return Err(NotEstimable::new(unsupported_model(name, known)));
+            return Err(NotEstimable::because(Why::UnsupportedModel, unsupported_model(name, known)));
         }
         if points.is_empty()
             && let Some(reason) = partial_training(resolved)
         {
-            return Err(NotEstimable::new(reason));
+            return Err(NotEstimable::because(Why::PartialTraining, reason));
         }
         // A DeepSpeed file the resolver read gives the ZeRO stage: the key that names it is modelled.
         let read_deepspeed =
@@ -272,7 +306,7 @@ impl MemoryModel {
         if points.is_empty()
             && let Some(unmodelled) = resolved.detection.dialect.memory_unmodelled(&resolved.tree).filter(|u| !read_deepspeed(&u.path))
         {
-            return Err(NotEstimable::new(unmodelled_reason(&unmodelled)));
+            return Err(NotEstimable::because(Why::Unmodelled, unmodelled_reason(&unmodelled)));
         }
         if points.is_empty() && run.fsdp && resolved.batch.world_size.is_none() {
             return Err(NotEstimable::world(WorldUnknown::Fsdp));

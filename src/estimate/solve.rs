@@ -110,7 +110,7 @@ pub fn smallest_world(resolved: &ResolvedConfig, settings: &Settings, gpu: &GpuT
     let widest = model_on(MAX_WORLD).map_err(Unsolved::NotEstimable)?;
     // Without activations the answer would be a lower bound on the peak: not solved.
     if !widest.activations_complete {
-        return Err(Unsolved::NotEstimable(NotEstimable::new(super::ACTIVATIONS_UNKNOWN)));
+        return Err(Unsolved::NotEstimable(NotEstimable::because(super::Why::ActivationsUnknown, super::ACTIVATIONS_UNKNOWN)));
     }
     // Solved for what surely fits: the band's high end (`MemoryModel::high`); the caller
     // reports MEM001 only where even the low end does not fit.

@@ -81,10 +81,13 @@ declare_rule! {
     }
 }
 
-pub fn diagnostic(resolved: &ResolvedConfig, reason: &str) -> Diagnostic {
-    if let Some(ModelLookup::Unknown { name, why }) = &resolved.model
+/// MEM004 for a run without an estimate, placed and worded by the kind of reason (`Why`).
+pub fn diagnostic(resolved: &ResolvedConfig, not: &crate::estimate::NotEstimable) -> Diagnostic {
+    use crate::estimate::Why;
+    let reason = not.0.as_str();
+    if not.1 == Why::UnknownModel
+        && let Some(ModelLookup::Unknown { name, .. }) = &resolved.model
         && let Some(named) = resolved.role(Role::Model)
-        && reason == crate::estimate::unknown_model(name, why.as_deref())
     {
         let mut diagnostic = Diagnostic::new(MemoryNotEstimated, &named.file, named.span.clone(), format!("memory not estimated: {reason}"));
         diagnostic.stage = resolved.stage.clone();
@@ -96,9 +99,9 @@ pub fn diagnostic(resolved: &ResolvedConfig, reason: &str) -> Diagnostic {
                 named.path
             ));
     }
-    if let Some(ModelLookup::Unsupported { name, known }) = &resolved.model
+    if not.1 == Why::UnsupportedModel
+        && let Some(ModelLookup::Unsupported { .. }) = &resolved.model
         && let Some(named) = resolved.role(Role::Model)
-        && reason == crate::estimate::unsupported_model(name, known)
     {
         let mut diagnostic = Diagnostic::new(MemoryNotEstimated, &named.file, named.span.clone(), format!("memory not estimated: {reason}"));
         diagnostic.stage = resolved.stage.clone();
@@ -109,7 +112,7 @@ pub fn diagnostic(resolved: &ResolvedConfig, reason: &str) -> Diagnostic {
                 "state the parameter count and shape as roles (`parameters`, `hidden_size`, `layers`, `heads`, `vocab_size`; the manifest's `[bindings]` maps them to keys of this file), or add measured peaks as `[[calibration]]` in the manifest",
             );
     }
-    if crate::estimate::partial_training(resolved).as_deref() == Some(reason)
+    if not.1 == Why::PartialTraining
         && let Some(adapter) = resolved.role(Role::Adapter)
     {
         let mut diagnostic = Diagnostic::new(MemoryNotEstimated, &adapter.file, adapter.span.clone(), format!("memory not estimated: {reason}"));
@@ -119,7 +122,7 @@ pub fn diagnostic(resolved: &ResolvedConfig, reason: &str) -> Diagnostic {
             .with_note("a LoRA-style run keeps the frozen base without gradients or optimizer states; trainlint counts LoRA/QLoRA/DoRA adapters from their rank and target modules when it knows the model's architecture, and does not model other partial training")
             .with_help("name a model the catalog knows (or describe it in the manifest's `[models]`), or state the trained share as the `trainable_fraction` role (the manifest's `[bindings]` maps it to a key of this file), or add measured peaks as `[[calibration]]` in the manifest");
     }
-    if reason.starts_with(crate::estimate::ACTIVATIONS_UNKNOWN) {
+    if not.1 == Why::ActivationsUnknown {
         let (file, span, label) = match resolved.role(Role::SequenceLength) {
             Some(length) => (length.file.clone(), length.span.clone(), "no sequence length"),
             None => (std::sync::Arc::clone(resolved.source()), 0..0, "activations unknown"),
@@ -134,8 +137,8 @@ pub fn diagnostic(resolved: &ResolvedConfig, reason: &str) -> Diagnostic {
             );
     }
 
-    if let Some(unmodelled) = resolved.detection.dialect.memory_unmodelled(&resolved.tree)
-        && crate::estimate::unmodelled_reason(&unmodelled) == reason
+    if not.1 == Why::Unmodelled
+        && let Some(unmodelled) = resolved.detection.dialect.memory_unmodelled(&resolved.tree)
         && let Some(entry) = resolved.tree.entry_dotted(&unmodelled.path)
     {
         let file = resolved.files.get(entry.value.origin).unwrap_or(resolved.source());
@@ -175,12 +178,12 @@ pub fn summary_reason(diagnostic: &Diagnostic) -> (&'static str, Option<String>)
 /// shards it; another reason is `diagnostic`'s.
 pub fn diagnostic_world(resolved: &ResolvedConfig, not_estimable: &crate::estimate::NotEstimable) -> Diagnostic {
     let reason = &not_estimable.0;
-    let key = match not_estimable.1 {
+    let key = match not_estimable.world_unknown() {
         Some(crate::estimate::WorldUnknown::Fsdp) => resolved.role(Role::Fsdp),
         Some(crate::estimate::WorldUnknown::Zero) => resolved.role(Role::ZeroStage),
         None => None,
     };
-    let Some(key) = key else { return diagnostic(resolved, reason) };
+    let Some(key) = key else { return diagnostic(resolved, not_estimable) };
     let mut diagnostic = Diagnostic::new(MemoryNotEstimated, &key.file, key.span.clone(), format!("memory not estimated: {reason}"));
     diagnostic.stage = resolved.stage.clone();
     diagnostic

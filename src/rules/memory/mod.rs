@@ -56,7 +56,7 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &Settin
     for gpu in &gpus {
         let model = match MemoryModel::build(resolved, settings, Some(gpu)) {
             Ok(model) => model,
-            Err(reason) if reason.1.is_some() => {
+            Err(reason) if reason.world_unknown().is_some() => {
                 // The world is the launcher's: say the fewest GPUs the run fits on, or that none do.
                 match solve::smallest_world(resolved, settings, gpu, settings.safety_margin(), micro) {
                     // Sure only where even the band's low end exceeds the card on the widest world.
@@ -102,7 +102,7 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &Settin
             }
             Err(reason) => {
                 if !reported_unknown {
-                    checker.report(memory_not_estimated::diagnostic(resolved, &reason.0));
+                    checker.report(memory_not_estimated::diagnostic(resolved, &reason));
                     reported_unknown = true;
                 }
                 continue;
@@ -138,7 +138,7 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &Settin
                     estimate::human_bytes(estimate.usable_bytes),
                     estimate.gpu
                 );
-                checker.report(memory_not_estimated::diagnostic(resolved, &reason));
+                checker.report(memory_not_estimated::diagnostic(resolved, &estimate::NotEstimable::because(estimate::Why::ActivationsUnknown, reason)));
                 reported_unknown = true;
             }
         } else if estimate.verdict == estimate::Verdict::MayNotFit {
