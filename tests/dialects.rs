@@ -27,7 +27,7 @@ fn one_config_of_every_dialect() {
     let at = |p: &str| if p.starts_with("fixtures/") { p.to_owned() } else { corpus.join(p).display().to_string() };
     // (corpus or fixture path, dialect, expected roles)
     type Case<'a> = (&'a str, &'a str, &'a [(&'a str, serde_json::Value)]);
-    let cases: [Case; 21] = [
+    let cases: [Case; 22] = [
         (
             "fixtures/dialects/litgpt/config_hub/finetune/llama-2-7b/lora.yaml",
             "litgpt",
@@ -128,6 +128,18 @@ fn one_config_of_every_dialect() {
             ],
         ),
         ("fixtures/dialects/maxtext/llama2_7b.yml", "maxtext", &[("micro_batch", 4.into()), ("sequence_length", 4096.into())]),
+        // Levanter's own config/llama2_7b.yaml (commit in its first line).
+        (
+            "fixtures/dialects/levanter/llama2_7b.yaml",
+            "levanter",
+            &[
+                ("micro_batch", 2.into()),
+                ("global_batch", 1024.into()),
+                ("tensor_parallel", 1.into()),
+                ("precision", "bf16-mixed".into()),
+                ("sequence_length", 4096.into()),
+            ],
+        ),
         // torchtitan's own torchtitan/models/llama3/train_configs/llama3_8b.toml (commit in its first line).
         (
             "fixtures/dialects/torchtitan/llama3_8b.toml",
@@ -715,6 +727,72 @@ fn maxtext_batch_over_every_chip_and_no_memory_verdict() {
     assert!(!text.contains("MEM001"), "{text}");
     let model = show("fixtures/dialects/maxtext/model_llama2-7b.yml", &[]);
     assert_eq!((model["dialect"].clone(), model["roles"]["layers"]["value"].clone()), ("maxtext".into(), 32.into()));
+}
+
+/// Levanter's `TrainerConfig` (stanford-crfm/levanter@9263f81e, src/levanter/trainer.py): the
+/// global batch `train_batch_size` over `per_device_parallelism` × the data-parallel devices
+/// (devices ÷ `model_axis_size`) is the accumulation, asserted whole (`_validate_and_set_defaults`);
+/// `per_device_parallelism: -1` is no accumulation. Levanter's own configs, copied verbatim.
+#[test]
+fn levanter_accumulation_is_train_batch_over_per_device_parallelism_and_data_axis() {
+    let biomed = "fixtures/dialects/levanter/mpt_biomed.yaml";
+    let accumulation = |view: &serde_json::Value| (view["batch"]["derived"]["accumulation"].clone(), view["effective_batch"].clone());
+    // 256 ÷ (4 × 16) = 4; the file's own 1024 ÷ (4 × 16) = 16.
+    let view = show(biomed, &["--world-size", "16", "--set", "trainer.train_batch_size=256"]);
+    assert_eq!(view["dialect"], "levanter", "{}", view["dialect_reason"]);
+    assert_eq!(accumulation(&view), (4.into(), 256.into()));
+    assert_eq!(accumulation(&show(biomed, &["--world-size", "16"])), (16.into(), 1024.into()));
+    // -1: train_batch_size ÷ the data axis per device, no microbatching.
+    let auto = show(biomed, &["--world-size", "16", "--set", "trainer.per_device_parallelism=-1", "--set", "trainer.train_batch_size=256"]);
+    assert_eq!(accumulation(&auto), (1.into(), 256.into()));
+    assert_eq!(auto["batch"]["derived"]["micro_batch"], 16);
+    // `train_batch_size: -1` is per_device_parallelism × the data axis.
+    let minus_one = show(biomed, &["--world-size", "16", "--set", "trainer.train_batch_size=-1"]);
+    assert_eq!(accumulation(&minus_one), (1.into(), 64.into()));
+    // The model axis takes its devices from the data axis: 16 devices, model axis 4 → 4 data-parallel.
+    let model_axis = show(biomed, &["--world-size", "16", "--set", "trainer.model_axis_size=4"]);
+    assert_eq!((model_axis["batch"]["world_size"].clone(), accumulation(&model_axis)), (4.into(), (64.into(), 1024.into())));
+    // gpt2_small_fast: `per_device_parallelism: -1`, 256 on 16 devices is 16 each, accumulation 1;
+    // its `data: !include data/openwebtext_source.yaml` is not read and says nothing.
+    let small = show("fixtures/dialects/levanter/gpt2_small_fast.yaml", &["--world-size", "16"]);
+    assert_eq!(accumulation(&small), (1.into(), 256.into()));
+    assert_eq!(small["batch"]["derived"]["micro_batch"], 16);
+    assert!(small["roles"]["micro_batch"].is_null(), "-1 is no micro batch");
+    // The roles point at their keys (the header comment is line 1).
+    let llama = "fixtures/dialects/levanter/llama2_7b.yaml";
+    let view = show(llama, &["--world-size", "16"]);
+    assert_eq!((role(&view, "micro_batch").2, role(&view, "global_batch").2, role(&view, "tensor_parallel").2, role(&view, "precision").2), (78, 110, 73, 74));
+    assert_eq!(accumulation(&view), (32.into(), 1024.into()));
+    // Levanter's configs check clean, with or without a world; a JAX run's memory is not estimated.
+    for file in [llama, biomed, "fixtures/dialects/levanter/gpt2_small_fast.yaml"] {
+        // Without a world only BAT006's info: the world sizes the batch holds for.
+        let (code, found) = check_json(file, &[]);
+        assert!(code == Some(0) && found.iter().all(|(c, _)| c == "BAT006"), "{file}: {found:?}");
+        assert_eq!(check_json(file, &["--world-size", "16"]), (Some(0), vec![]), "{file}");
+    }
+    let output = common::trainlint(&["check", llama, "--world-size", "16", "--gpu", "h100-sxm", "--show-infos", "--output-format", "concise"]);
+    let text = common::stdout(&output);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(text.contains("MEM004") && text.contains("JAX/XLA"), "{text}");
+    // Checked on a copy with the one value changed, so the finding points into the file.
+    let changed = |from: &str, to: &str| {
+        let dir = std::env::temp_dir().join(format!("trainlint-levanter-{}-{}", std::process::id(), to.replace([':', ' '], "")));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let text = std::fs::read_to_string(common::repo().join(llama)).unwrap();
+        assert!(text.contains(from));
+        std::fs::write(dir.join("llama2_7b.yaml"), text.replace(from, to)).unwrap();
+        let found = check_json(&dir.join("llama2_7b.yaml").display().to_string(), &["--world-size", "16"]);
+        let _ = std::fs::remove_dir_all(&dir);
+        found
+    };
+    // 1000 is not a multiple of 2 × 16: Levanter raises (BAT003), at `train_batch_size`.
+    assert_eq!(changed("train_batch_size: 1024", "train_batch_size: 1000"), (Some(1), vec![("BAT003".to_owned(), 110)]));
+    // A model axis that does not divide the devices: Levanter raises "num_devices (…) is not
+    // divisible by model_axis_size (…)" (PAR001), at `model_axis_size`.
+    assert_eq!(changed("model_axis_size: 1", "model_axis_size: 3"), (Some(1), vec![("PAR001".to_owned(), 73)]));
+    // A near miss of a `TrainerConfig` field is SCH003 (draccus raises on it); Levanter's own keys are not.
+    assert_eq!(changed("per_device_parallelism: 2", "per_device_paralelism: 2"), (Some(1), vec![("SCH003".to_owned(), 78)]));
 }
 
 /// nanotron compares dp × tp × pp × cp with the processes torchrun starts (`ParallelContext`):

@@ -46,6 +46,7 @@ registry! {
     maxtext => MAXTEXT,
     torchtitan => TORCHTITAN,
     megatron => MEGATRON,
+    levanter => LEVANTER,
     lightning => LIGHTNING,
     hydra => HYDRA,
     model_config => MODEL_CONFIG,
@@ -638,6 +639,14 @@ mod tests {
         assert_eq!(detect_yaml(megatron, None, &[]).0.name(), "megatron-lm");
         let nemo = "MODEL_ARGS:\n  trainer.devices: 8\n  data.micro_batch_size: 2\n";
         assert_ne!(detect_yaml(nemo, None, &[]).0.name(), "megatron-lm");
+        // Levanter is registered before Lightning: its `trainer:` (`TrainerConfig`) is read as
+        // Levanter's, and a Lightning Trainer mapping, even with a Levanter key in it, stays
+        // Lightning's (draccus would refuse `devices`, Lightning `train_batch_size`).
+        let levanter = "model:\n  type: llama\ntrainer:\n  mp: p=f32,c=bfloat16\n  per_device_parallelism: -1\n  train_batch_size: 256\n";
+        assert_eq!(detect_yaml(levanter, None, &[]).0.name(), "levanter");
+        let lightning = "model:\n  lr: 0.1\ntrainer:\n  devices: 2\n  max_epochs: 3\n  profiler: simple\n  train_batch_size: 256\n";
+        assert_eq!(detect_yaml(lightning, None, &[]).0.name(), "lightning");
+        assert_eq!(detect_yaml("trainer:\n  devices: 2\n  max_epochs: 3\n", None, &[]).0.name(), "lightning");
         // A launch line's program is asked before the flags' keys: `pretrain_gpt.py` with
         // Megatron's flags is Megatron-LM's, the same flags for another program are no framework's.
         let flags = crate::load::yaml::parse("micro_batch_size: 4\ntensor_model_parallel_size: 2\n").expect("valid YAML").root;
