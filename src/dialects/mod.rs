@@ -40,6 +40,7 @@ registry! {
     llama_factory => LLAMA_FACTORY,
     litgpt => LITGPT,
     hf_trainer => HF_TRAINER,
+    olmo => OLMO,
     llm_foundry => LLM_FOUNDRY,
     nemo => NEMO,
     nanotron => NANOTRON,
@@ -631,6 +632,12 @@ mod tests {
             detect_yaml("training:\n  local_batch_size: 2\nparallelism:\n  tensor_parallel_degree: 2\n", Some(Path::new("a.yaml")), &[]).0.name(),
             "torchtitan"
         );
+        // OLMo shares llm-foundry's batch keys and adds its own: it is registered before llm-foundry,
+        // whose files (`model.name`, no OLMo key) stay llm-foundry's.
+        let olmo = "global_train_batch_size: 2048\ndevice_train_microbatch_size: 2\nmodel:\n  d_model: 4096\n  block_type: sequential\n";
+        assert_eq!(detect_yaml(olmo, None, &[]).0.name(), "olmo");
+        let foundry = "global_train_batch_size: 256\nmodel:\n  name: mpt_causal_lm\n  d_model: 1024\nsave_overwrite: true\n";
+        assert_eq!(detect_yaml(foundry, None, &[]).0.name(), "llm-foundry");
         // Megatron-LM's `MODEL_ARGS` is its own key: no dialect registered before it reads one,
         // and a NeMo test case's `MODEL_ARGS` of Hydra overrides is not Megatron's.
         let megatron =
