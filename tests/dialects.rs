@@ -27,7 +27,7 @@ fn one_config_of_every_dialect() {
     let at = |p: &str| if p.starts_with("fixtures/") { p.to_owned() } else { corpus.join(p).display().to_string() };
     // (corpus or fixture path, dialect, expected roles)
     type Case<'a> = (&'a str, &'a str, &'a [(&'a str, serde_json::Value)]);
-    let cases: [Case; 22] = [
+    let cases: [Case; 24] = [
         (
             "fixtures/dialects/litgpt/config_hub/finetune/llama-2-7b/lora.yaml",
             "litgpt",
@@ -183,6 +183,37 @@ fn one_config_of_every_dialect() {
                 ("tensor_parallel", 1.into()),
                 ("pipeline_parallel", 4.into()),
                 ("precision", "bf16-mixed".into()),
+            ],
+        ),
+        // OLMo's own configs/official-0724/OLMo-7B.yaml (commit in its first line).
+        (
+            "fixtures/dialects/olmo/OLMo-7B.yaml",
+            "olmo",
+            &[
+                ("global_batch", 2048.into()),
+                ("micro_batch", 2.into()),
+                ("sequence_length", 2048.into()),
+                ("precision", "amp_bf16".into()),
+                ("hidden_size", 4096.into()),
+                ("heads", 32.into()),
+                ("layers", 32.into()),
+                ("vocab_size", 50280.into()),
+                ("tie_embeddings", false.into()),
+                ("optimizer", "adamw".into()),
+                ("fsdp", true.into()),
+            ],
+        ),
+        // llm-foundry's own MosaicML run file mcli/mcli-1b-max-seq-len-8k.yaml (commit in its first line).
+        (
+            "fixtures/dialects/mcli/mcli-1b-max-seq-len-8k.yaml",
+            "mcli",
+            &[
+                ("devices", 8.into()),
+                ("global_batch", 128.into()),
+                ("micro_batch", 1.into()),
+                ("sequence_length", 8192.into()),
+                ("precision", "amp_bf16".into()),
+                ("fsdp", true.into()),
             ],
         ),
     ];
@@ -450,6 +481,63 @@ fn llm_foundry_batch_semantics() {
     assert_eq!(check_json(auto, &["--world-size", "8"]), (Some(0), vec![]));
     assert!(show(auto, &["--world-size", "8"])["batch"]["derived"].as_object().is_none_or(|d| d.is_empty()));
     assert_eq!(check_json(auto, &["--world-size", "7"]), (Some(1), vec![("BAT003".to_owned(), 35)]));
+}
+
+/// OLMo's OLMo-7B config (allenai/OLMo `configs/official-0724/OLMo-7B.yaml`, verbatim): the
+/// device batch is global ÷ world (`scripts/train.py`), which must be whole (`IterableDataset`
+/// asserts), cut into micro batches with a smaller last one (`Trainer.split_batch`).
+#[test]
+fn olmo_batch_semantics() {
+    let file = "fixtures/dialects/olmo/OLMo-7B.yaml";
+    let view = show(file, &["--world-size", "256"]);
+    assert_eq!(view["dialect"], "olmo");
+    assert!(view["dialect_reason"].as_str().unwrap().starts_with("OLMo's `model.d_model` with model keys `block_type`"), "{}", view["dialect_reason"]);
+    assert_eq!(role(&view, "global_batch"), (2048.into(), file.to_owned(), 76));
+    assert_eq!(role(&view, "micro_batch"), (2.into(), file.to_owned(), 77));
+    assert_eq!(role(&view, "sequence_length"), (2048.into(), file.to_owned(), 32));
+
+    // 2048 over 256 GPUs: 8 per device, 4 micro batches of 2.
+    assert_eq!(view["effective_batch"], 2048);
+    assert_eq!(view["batch"]["derived"]["accumulation"], 4);
+    // The peteish launch scripts' `--device_train_microbatch_size=4`: 8 per device, 2 micro batches of 4.
+    let view = show(file, &["--world-size", "256", "--set", "device_train_microbatch_size=4"]);
+    assert_eq!(view["batch"]["derived"]["accumulation"], 2);
+    assert_eq!(view["effective_batch"], 2048);
+    // `device_eval_batch_size: ${device_train_microbatch_size}` is interpolated (OmegaConf).
+    assert_eq!(show(file, &[])["resolved"]["device_eval_batch_size"], 2);
+    assert_eq!(check_json(file, &["--world-size", "256"]), (Some(0), vec![]));
+    // 2048 over 24 GPUs: OLMo asserts `global_batch_size % world_size == 0`.
+    assert_eq!(check_json(file, &["--world-size", "24"]), (Some(1), vec![("BAT003".to_owned(), 76)]));
+    let text = common::stdout(&common::trainlint(&["check", file, "--world-size", "24"]));
+    assert!(text.contains("OLMo gives each device global batch ÷ world samples"), "{text}");
+    // OLMo's own model, not in the catalog, under FSDP: not estimated, and said so.
+    let text = common::stdout(&common::trainlint(&["check", file, "--world-size", "256", "--gpu", "h100-sxm", "--show-infos"]));
+    assert!(text.contains("MEM004") && text.contains("name no model of trainlint's catalog"), "{text}");
+}
+
+/// A MosaicML run file (llm-foundry's `mcli/mcli-1b-max-seq-len-8k.yaml`, verbatim): the world is
+/// `compute.gpus`, the batch is llm-foundry's under `parameters`, whose `${max_seq_len}` is
+/// interpolated within `parameters` (the file the run injects).
+#[test]
+fn mcli_run_file_world_and_batch() {
+    let file = "fixtures/dialects/mcli/mcli-1b-max-seq-len-8k.yaml";
+    let view = show(file, &[]);
+    assert_eq!(view["dialect"], "mcli");
+    assert_eq!(role(&view, "devices"), (8.into(), file.to_owned(), 25));
+    assert_eq!(role(&view, "global_batch"), (128.into(), file.to_owned(), 110));
+    assert_eq!(role(&view, "micro_batch"), (1.into(), file.to_owned(), 115));
+    assert_eq!(role(&view, "sequence_length"), (8192.into(), file.to_owned(), 39));
+    // 128 over 8 GPUs: 16 per device, 16 micro batches of 1.
+    assert_eq!(view["effective_batch"], 128);
+    assert_eq!(view["batch"]["derived"]["accumulation"], 16);
+    assert_eq!(view["resolved"]["parameters"]["model"]["max_seq_len"], 8192, "`${{max_seq_len}}` within `parameters`");
+    assert_eq!(check_json(file, &[]), (Some(0), vec![]));
+    // Global 256 with micro 8 on the run's 8 GPUs: 32 per device, 4 micro batches.
+    let view = show(file, &["--set", "parameters.global_train_batch_size=256", "--set", "parameters.device_train_microbatch_size=8"]);
+    assert_eq!(view["batch"]["derived"]["accumulation"], 4);
+    assert_eq!(view["effective_batch"], 256);
+    // 128 over 12 GPUs does not split: llm-foundry raises.
+    assert_eq!(check_json(file, &["--set", "compute.gpus=12"]), (Some(1), vec![("BAT003".to_owned(), 110)]));
 }
 
 /// `amp_bf16` is bf16 autocast (Composer's `Precision.AMP_BF16`): HW001 on a GPU without bf16.

@@ -40,6 +40,8 @@ registry! {
     llama_factory => LLAMA_FACTORY,
     litgpt => LITGPT,
     hf_trainer => HF_TRAINER,
+    olmo => OLMO,
+    mcli => MCLI,
     llm_foundry => LLM_FOUNDRY,
     nemo => NEMO,
     nanotron => NANOTRON,
@@ -156,6 +158,13 @@ pub trait Framework: Sync {
     /// interpolated and plain scalars are typed as YAML 1.1.
     fn interpolates(&self) -> bool {
         false
+    }
+
+    /// The top-level key whose mapping is the config the framework loads, when the file wraps it
+    /// (a MosaicML run file's `parameters:`, written to `/mnt/config/parameters.yaml`): `${...}`
+    /// paths are relative to it. `None`: the file's root.
+    fn interpolation_root(&self, _root: &Node) -> Option<&'static str> {
+        None
     }
 
     /// The architecture a config spells out itself rather than naming a checkpoint (a generic
@@ -632,6 +641,15 @@ mod tests {
             detect_yaml("training:\n  local_batch_size: 2\nparallelism:\n  tensor_parallel_degree: 2\n", Some(Path::new("a.yaml")), &[]).0.name(),
             "torchtitan"
         );
+        // OLMo shares llm-foundry's batch keys and adds its own: it is registered before llm-foundry,
+        // whose files (`model.name`, no OLMo key) stay llm-foundry's.
+        let olmo = "global_train_batch_size: 2048\ndevice_train_microbatch_size: 2\nmodel:\n  d_model: 4096\n  block_type: sequential\n";
+        assert_eq!(detect_yaml(olmo, None, &[]).0.name(), "olmo");
+        let foundry = "global_train_batch_size: 256\nmodel:\n  name: mpt_causal_lm\n  d_model: 1024\nsave_overwrite: true\n";
+        assert_eq!(detect_yaml(foundry, None, &[]).0.name(), "llm-foundry");
+        // A MosaicML run file wraps an llm-foundry config in `parameters:`, beside `compute.gpus`.
+        let mcli = "compute:\n  gpus: 8\ncommand: composer train/train.py /mnt/config/parameters.yaml\nparameters:\n  global_train_batch_size: 256\n";
+        assert_eq!(detect_yaml(mcli, None, &[]).0.name(), "mcli");
         // Megatron-LM's `MODEL_ARGS` is its own key: no dialect registered before it reads one,
         // and a NeMo test case's `MODEL_ARGS` of Hydra overrides is not Megatron's.
         let megatron =

@@ -259,6 +259,20 @@ fn written_config(text: &str, launch: &crate::load::shell::Launch) -> Option<(No
     })
 }
 
+/// Interpolates the mapping at the top-level `key` as a config of its own (its `${...}` paths
+/// relative to it: `Framework::interpolation_root`), leaving the rest of the tree as written.
+fn interpolate_under(mut tree: Node, key: &str) -> (Node, Vec<interpolate::Issue>) {
+    let mut issues = Vec::new();
+    if let crate::load::Value::Map(entries) = &mut tree.value
+        && let Some(entry) = entries.iter_mut().find(|e| e.key == key)
+    {
+        let (resolved, found) = interpolate::resolve(&entry.value);
+        entry.value = resolved;
+        issues = found;
+    }
+    (tree, issues)
+}
+
 /// What a launch script's own launch line gives the run it is: the world, and the accelerate
 /// config it names.
 struct Own {
@@ -382,8 +396,14 @@ fn resolve_tree_with(
     } else {
         tree
     };
-    let (tree, unresolved) =
-        if omegaconf && files.iter().any(|f| f.text().contains("${") || f.text().contains("???")) { interpolate::resolve(&tree) } else { (tree, Vec::new()) };
+    let (tree, unresolved) = if omegaconf && files.iter().any(|f| f.text().contains("${") || f.text().contains("???")) {
+        match detection.dialect.interpolation_root(&tree) {
+            Some(key) => interpolate_under(tree, key),
+            None => interpolate::resolve(&tree),
+        }
+    } else {
+        (tree, Vec::new())
+    };
     let mut roles = BTreeMap::new();
     let table = bindings(detection.dialect, settings);
     for (role, path) in &table {

@@ -17,7 +17,7 @@ declare_rule! {
     /// (`"loss.bin_size" = "lower-is-finer"`, matched as a dotted path or its
     /// suffix), and built-in defaults by key name: `max_seq_length`,
     /// `max_seq_len`, `seq_len`, `seq_length`, `encoder_seq_length`,
-    /// `sequence_len`, `sequence_length`, `seq-length` (GPT-NeoX), `--seq-length` (Megatron-LM), `max_target_length` (MaxText),
+    /// `sequence_len`, `sequence_length`, `seq-length` (GPT-NeoX), `--seq-length` (Megatron-LM), `max_target_length` (MaxText), `max_sequence_length` (OLMo),
     /// `cutoff_len`, `max_length`, `model_max_length`, `max_peaks`,
     /// `max_peaks_n`, `token_limit`, `image_size`, `img_size`, `n_negatives`,
     /// `num_negatives` (higher is finer) and `bin_size`, `patch_size` (lower is finer).
