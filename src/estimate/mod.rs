@@ -33,6 +33,8 @@ pub(crate) const GIB: f64 = 1024.0 * MIB;
 #[derive(Clone, Debug, Serialize)]
 pub struct Component {
     pub name: String,
+    /// The memory component that gave the row (`MemoryComponent::id`; `calibration` for the fit's row).
+    pub component: &'static str,
     pub bytes: f64,
     /// What it depends on, for the table.
     pub depends_on: String,
@@ -248,7 +250,8 @@ impl MemoryModel {
             if component.id() == "cuda-context" {
                 context += terms.iter().map(|t| t.at(1)).sum::<f64>();
             }
-            for term in terms {
+            for mut term in terms {
+                term.component = component.id();
                 let declared = component.certainty();
                 if matches!(term.bytes, components::Bytes::Fixed(_)) { fixed.push((term, declared)) } else { scaling.push((term, declared)) }
             }
@@ -389,7 +392,13 @@ impl MemoryModel {
         self.terms
             .iter()
             .filter(|term| keep(term.live))
-            .map(|term| Component { name: term.name.clone(), bytes: term.at(micro), depends_on: term.depends_on.clone(), per_sample: term.scales() })
+            .map(|term| Component {
+                name: term.name.clone(),
+                component: term.component,
+                bytes: term.at(micro),
+                depends_on: term.depends_on.clone(),
+                per_sample: term.scales(),
+            })
             .collect()
     }
 
@@ -429,6 +438,7 @@ impl MemoryModel {
             let formula: f64 = out.iter().map(|c| c.bytes).sum();
             out.push(Component {
                 name: "calibration (measured − formula)".into(),
+                component: "calibration",
                 bytes: fitted - formula,
                 depends_on: format!("{} measured peak(s)", calibration.points),
                 per_sample: false,

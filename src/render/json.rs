@@ -406,7 +406,13 @@ pub struct OffPeakOutput {
 
 fn component_rows(rows: &[crate::estimate::Component]) -> Vec<ComponentOutput> {
     rows.iter()
-        .map(|c| ComponentOutput { name: c.name.clone(), bytes: c.bytes.round() as i64, depends_on: c.depends_on.clone(), per_sample: c.per_sample })
+        .map(|c| ComponentOutput {
+            name: c.name.clone(),
+            component: c.component.to_owned(),
+            bytes: c.bytes.round() as i64,
+            depends_on: c.depends_on.clone(),
+            per_sample: c.per_sample,
+        })
         .collect()
 }
 
@@ -415,6 +421,9 @@ fn component_rows(rows: &[crate::estimate::Component]) -> Vec<ComponentOutput> {
 pub struct ComponentOutput {
     /// What it is: `weights`, `optimizer states`, `activations`, `CUDA context`, ...
     pub name: String,
+    /// The memory component that gave it (`weights`, `zero-states`, …, `calibration`): one file
+    /// each under `src/estimate/components/`.
+    pub component: String,
     pub bytes: i64,
     pub depends_on: String,
     /// Whether it grows with the micro batch.

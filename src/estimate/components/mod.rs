@@ -84,6 +84,8 @@ pub enum Certainty {
 #[derive(Clone, Debug)]
 pub struct Term {
     pub name: String,
+    /// The id of the component that gave the row (`MemoryComponent::id`), set when the model is built.
+    pub component: &'static str,
     /// What it depends on, for the table.
     pub depends_on: String,
     pub bytes: Bytes,
@@ -134,11 +136,11 @@ pub enum Bytes {
 
 impl Term {
     pub fn fixed(name: impl Into<String>, bytes: f64, depends_on: impl Into<String>) -> Term {
-        Term { name: name.into(), depends_on: depends_on.into(), bytes: Bytes::Fixed(bytes), live: Live::Always }
+        Term { name: name.into(), component: "", depends_on: depends_on.into(), bytes: Bytes::Fixed(bytes), live: Live::Always }
     }
 
     pub fn per_sample(name: impl Into<String>, bytes: f64, depends_on: impl Into<String>) -> Term {
-        Term { name: name.into(), depends_on: depends_on.into(), bytes: Bytes::PerSample(bytes), live: Live::Backward }
+        Term { name: name.into(), component: "", depends_on: depends_on.into(), bytes: Bytes::PerSample(bytes), live: Live::Backward }
     }
 
     /// The same row, alive at another moment of the step.

@@ -47,7 +47,13 @@ impl MemoryComponent for UserTerms {
                     term.name, term.bytes
                 )));
             }
-            out.push(Term { name: term.name.clone(), depends_on: names.join(", "), bytes: Bytes::Expression { expr: parsed, names, lookup }, live });
+            out.push(Term {
+                name: term.name.clone(),
+                component: "",
+                depends_on: names.join(", "),
+                bytes: Bytes::Expression { expr: parsed, names, lookup },
+                live,
+            });
         }
         Ok(out)
     }
