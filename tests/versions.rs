@@ -143,4 +143,43 @@ fn mig004_follows_the_transformers_pin_of_setup_py() {
     assert_eq!(codes("transformers==4.35.0"), 0, "transformers 4.35 has no eval_strategy");
     assert_eq!(codes("transformers>=4.41.0"), 1);
     assert_eq!(codes("transformers @ git+https://github.com/huggingface/transformers.git@main"), 1, "a version no file states: the finding stays");
+    // Pinned to 4.41 or later: a warning; no statement of the version at all: an info that says
+    // it assumes the latest release (issue 25).
+    let severity = |setup_py: Option<&str>| {
+        let dir = common::fresh_dir("versions-mig004-severity");
+        std::fs::create_dir_all(dir.join(".git")).unwrap();
+        std::fs::write(dir.join("config_full.yaml"), recipe).unwrap();
+        if let Some(pin) = setup_py {
+            std::fs::write(dir.join("setup.py"), setup(pin)).unwrap();
+        }
+        let output = common::trainlint_in(&dir, &["check", "--select", "MIG004", "--output-format", "json", "config_full.yaml"]);
+        let json: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let d = &json["diagnostics"][0];
+        (d["severity"].as_str().unwrap().to_owned(), d["message"].as_str().unwrap().to_owned())
+    };
+    assert_eq!(severity(Some("transformers==4.45.0")).0, "warning");
+    let (level, message) = severity(None);
+    assert_eq!(level, "info");
+    assert!(message.contains("assuming the latest transformers: the project states no transformers version"), "{message}");
+}
+
+/// Issue 25: a LightningCLI config names the Lightning that wrote it (`# lightning.pytorch==2.0.6`,
+/// `LightningCLI.init_parser`'s `dump_header`): MIG001 reads it as a statement of the version,
+/// a safe fix on 2.x and no finding on 1.x, instead of "the project states no Lightning version".
+#[test]
+fn a_lightning_cli_header_states_the_version() {
+    let check = |label: &str, header: &str| {
+        let dir = common::fresh_dir(&format!("versions-header-{label}"));
+        std::fs::create_dir_all(dir.join(".git")).unwrap();
+        std::fs::write(dir.join("config.yaml"), format!("{header}\n{CONFIG}")).unwrap();
+        let output = common::trainlint_in(&dir, &["check", "--select", "MIG001", "--output-format", "json", "config.yaml"]);
+        let json: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        json["diagnostics"].as_array().unwrap().clone()
+    };
+    let two = check("two", "# lightning.pytorch==2.0.6");
+    assert_eq!(applicability(&two), "safe", "{two:#?}");
+    assert!(two[0]["note"].as_str().unwrap().contains("config.yaml:1 (LightningCLI's header comment)"), "{}", two[0]["note"]);
+    assert!(check("one", "# pytorch_lightning==1.9.0").is_empty());
 }

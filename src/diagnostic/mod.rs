@@ -80,9 +80,19 @@ pub struct Diagnostic {
     pub fix: Option<Fix>,
     pub stage: Option<String>,
     pub gpu: Option<String>,
+    /// The most severe this finding may be, whatever the rule's configured severity: a migration
+    /// that assumes a version the project does not state is an info (`at_most`).
+    pub severity_cap: Option<Severity>,
 }
 
 impl Diagnostic {
+    /// Caps the finding's severity (the selection's severity for its rule is applied under it).
+    pub fn at_most(mut self, severity: Severity) -> Self {
+        self.severity_cap = Some(severity);
+        self.severity = self.severity.min(severity);
+        self
+    }
+
     /// A finding of a registered rule (a rule type such as `OutOfMemory`, or its `RuleId`).
     pub fn new(rule: impl Into<RuleId>, file: &Arc<SourceFile>, span: Span, message: impl Into<String>) -> Self {
         let rule = rule.into().meta();
@@ -97,6 +107,7 @@ impl Diagnostic {
             note: None,
             help: None,
             fix: None,
+            severity_cap: None,
             stage: None,
             gpu: None,
         }

@@ -65,6 +65,17 @@ fn declarations_of(settings: &Settings, name: &str, distributions: &[&str], conf
         return found;
     }
     let loader = &settings.loader;
+    // A LightningCLI config says which Lightning wrote it: `LightningCLI.init_parser` sets
+    // jsonargparse's `dump_header` to `lightning.pytorch=={version}` (lightning
+    // `src/lightning/pytorch/cli.py`), the first line of every `--print_config` and
+    // `SaveConfigCallback` file (`# lightning.pytorch==2.0.6`; Lightning 1.x wrote
+    // `# pytorch_lightning==1.9.0`). The config's own statement comes before the folders'.
+    if distributions.iter().any(|d| *d == "lightning" || *d == "pytorch-lightning")
+        && let Ok(text) = loader.read_text(config)
+        && let Some((line, version)) = lightning_header(&text)
+    {
+        found.push(Declared { range: VersionRange::exact(version), source: format!("{}:{line} (LightningCLI's header comment)", display(settings, config)) });
+    }
     let root = loader.canonical(&settings.root);
     let start = config.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let Some(start) = loader.canonical(start) else { return found };
@@ -83,6 +94,26 @@ fn declarations_of(settings: &Settings, name: &str, distributions: &[&str], conf
         }
     }
     found
+}
+
+/// The version a LightningCLI dump header names, and its line: a leading comment line
+/// `# lightning.pytorch==V` (also `lightning==V`, `pytorch_lightning==V`) before the first key.
+fn lightning_header(text: &str) -> Option<(usize, Version)> {
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let comment = line.strip_prefix('#')?.trim();
+        for prefix in ["lightning.pytorch==", "pytorch_lightning==", "lightning=="] {
+            if let Some(version) = comment.strip_prefix(prefix)
+                && let Ok(version) = version.trim().parse::<Version>()
+            {
+                return Some((index + 1, version));
+            }
+        }
+    }
+    None
 }
 
 /// The declarations of one folder's files, in the order of the module doc.
@@ -271,6 +302,18 @@ fn normalise(name: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_lightning_cli_header_names_the_version() {
+        let header = |text: &str| super::lightning_header(text).map(|(line, v)| (line, v.to_string()));
+        assert_eq!(header("# lightning.pytorch==2.0.6\nseed_everything: 0\n"), Some((1, "2.0.6".into())));
+        assert_eq!(header("\n# pytorch_lightning==1.9.0\ntrainer: {}\n"), Some((2, "1.9.0".into())));
+        // A post release is its release for the rules (`Version` keeps the numbers).
+        assert_eq!(header("# lightning.pytorch==2.5.0.post0\n"), Some((1, "2.5.0".into())));
+        // Only before the first key, and only the header's form.
+        assert_eq!(header("trainer: {}\n# lightning.pytorch==2.0.6\n"), None);
+        assert_eq!(header("# needs lightning>=2.0\ntrainer: {}\n"), None);
+    }
+
     use super::*;
 
     fn two() -> Version {

@@ -119,6 +119,9 @@ impl<'a> Checker<'a> {
     pub fn report(&mut self, mut diagnostic: Diagnostic) {
         if self.selection.is_enabled(diagnostic.rule) {
             diagnostic.severity = self.selection.severity(diagnostic.rule);
+            if let Some(cap) = diagnostic.severity_cap {
+                diagnostic.severity = diagnostic.severity.min(cap);
+            }
             self.diagnostics.push(diagnostic);
         }
     }

@@ -43,7 +43,9 @@ declare_rule! {
     /// Safe for transformers ≥ 4.41 (where the new names exist); a project
     /// whose requirement, lock or `setup.py` file pins transformers below 4.41
     /// gets no `evaluation_strategy` finding (it has no `eval_strategy`). Not
-    /// offered when the new name is already set.
+    /// offered when the new name is already set. A project that states no
+    /// transformers version at all gets the `evaluation_strategy` finding as an
+    /// info that says it assumes the latest release.
     pub struct HfRenamedTrainingArgument {
         name: "hf-renamed-training-argument",
         severity: Warning,
@@ -68,22 +70,34 @@ const RENAMES: [(&str, &str); 4] = [
 pub fn check(checker: &mut Checker, document: &Document, root: &Node, settings: &Settings) {
     for (old, new) in RENAMES {
         let Some(entry) = root.entry(old) else { continue };
-        if old == "evaluation_strategy"
-            && let Ok((false, _)) = versions::at_least(settings, HF_TRAINER, document.source.path(), &Version::new(&[4, 41]))
-        {
-            continue;
+        // `evaluation_strategy`: a project that states no transformers version gets an info that
+        // says it assumes the latest release (issue 25), one pinned below 4.41 nothing.
+        let mut unstated = false;
+        if old == "evaluation_strategy" {
+            match versions::at_least(settings, HF_TRAINER, document.source.path(), &Version::new(&[4, 41])) {
+                Ok((false, _)) => continue,
+                Ok((true, _)) => {}
+                Err(undecided) => unstated = undecided.is_empty(),
+            }
         }
-        let mut diagnostic =
-            Diagnostic::new(HfRenamedTrainingArgument, &document.source, entry.key_span.clone(), format!("transformers renamed `{old}` to `{new}`"))
-                .with_label("deprecated name")
-                .with_note("transformers removes deprecated TrainingArguments names; the parser then rejects them")
-                .with_help(format!("rename `{old}` to `{new}`"));
+        let message = if unstated {
+            format!("transformers renamed `{old}` to `{new}` (assuming the latest transformers: the project states no transformers version)")
+        } else {
+            format!("transformers renamed `{old}` to `{new}`")
+        };
+        let mut diagnostic = Diagnostic::new(HfRenamedTrainingArgument, &document.source, entry.key_span.clone(), message)
+            .with_label("deprecated name")
+            .with_note("transformers removes deprecated TrainingArguments names; the parser then rejects them")
+            .with_help(format!("rename `{old}` to `{new}`"));
         if root.entry(new).is_none() {
             diagnostic = diagnostic.with_fix(Fix {
                 applicability: Applicability::Safe,
                 message: format!("Rename `{old}` to `{new}`"),
                 edits: vec![rename_key(document, entry, new)],
             });
+        }
+        if unstated {
+            diagnostic = diagnostic.at_most(crate::diagnostic::Severity::Info);
         }
         checker.report(diagnostic);
     }

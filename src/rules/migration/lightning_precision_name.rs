@@ -51,7 +51,11 @@ declare_rule! {
     /// ## Fix safety
     /// Safe when the project is known to use Lightning ≥ 2.0: the new name
     /// selects the same precision plugin. Unsafe when the version is unknown:
-    /// on Lightning 1.x the new name is an error.
+    /// on Lightning 1.x the new name is an error. The version is read from the
+    /// manifest, the project's lock and requirement files, and a LightningCLI
+    /// config's own header (`# lightning.pytorch==2.0.6`, the `dump_header`
+    /// `LightningCLI.init_parser` writes); a project that states none gets the
+    /// finding as an info that says it assumes Lightning ≥ 2.0.
     pub struct LightningPrecisionName {
         name: "lightning-precision-name",
         severity: Warning,
@@ -74,6 +78,9 @@ pub fn check(checker: &mut Checker, document: &Document, trainer: &Node, setting
     let old = document.source.text().get(entry.value.span.clone()).unwrap_or("").to_owned();
     // The `-mixed` names appeared in Lightning 2.0 (its release notes, cited in the doc above).
     let renamed_in = Version::new(&[2, 0]);
+    // No statement of the version at all: an info that says it assumes the latest release
+    // (issue 25); a statement that allows both 1.x and 2.x keeps the warning.
+    let mut stated = true;
     let (message, note, applicability) = match versions::at_least(settings, LIGHTNING, document.source.path(), &renamed_in) {
         Ok((false, _)) => return,
         Ok((true, declared)) => (
@@ -84,7 +91,10 @@ pub fn check(checker: &mut Checker, document: &Document, trainer: &Node, setting
         Err(undecided) => {
             let why = match undecided.first() {
                 Some(declared) => format!("{} allows Lightning 1.x and 2.x", declared.source),
-                None => "the project states no Lightning version".to_owned(),
+                None => {
+                    stated = false;
+                    "the project states no Lightning version".to_owned()
+                }
             };
             (
                 format!("Lightning 2.0 renamed precision `{old}` to `{new}` (assuming Lightning ≥ 2.0: {why})"),
@@ -95,11 +105,13 @@ pub fn check(checker: &mut Checker, document: &Document, trainer: &Node, setting
             )
         }
     };
-    checker.report(
-        Diagnostic::new(LightningPrecisionName, &document.source, entry.value.span.clone(), message)
-            .with_label("deprecated precision name")
-            .with_note(note)
-            .with_help(format!("write `{new}`"))
-            .with_fix(Fix { applicability, message: format!("Replace `{old}` with `{new}`"), edits: vec![edit] }),
-    );
+    let mut diagnostic = Diagnostic::new(LightningPrecisionName, &document.source, entry.value.span.clone(), message)
+        .with_label("deprecated precision name")
+        .with_note(note)
+        .with_help(format!("write `{new}`"))
+        .with_fix(Fix { applicability, message: format!("Replace `{old}` with `{new}`"), edits: vec![edit] });
+    if !stated {
+        diagnostic = diagnostic.at_most(crate::diagnostic::Severity::Info);
+    }
+    checker.report(diagnostic);
 }
