@@ -12,13 +12,30 @@ pub const DEEPSPEED: Dialect = Dialect(&Deepspeed);
 
 pub struct Deepspeed;
 
-pub const BINDINGS: [(Role, &str); 6] = [
+pub const BINDINGS: [(Role, &str); 10] = [
     (Role::MicroBatch, "train_micro_batch_size_per_gpu"),
     (Role::Accumulation, "gradient_accumulation_steps"),
     (Role::GlobalBatch, "train_batch_size"),
     (Role::ZeroStage, "zero_optimization.stage"),
     (Role::LearningRate, "optimizer.params.lr"),
     (Role::OffloadOptimizer, "zero_optimization.offload_optimizer.device"),
+    ZERO3_IN_FLIGHT[0],
+    ZERO3_IN_FLIGHT[1],
+    ZERO3_IN_FLIGHT[2],
+    ZERO3_IN_FLIGHT[3],
+];
+
+/// What ZeRO-3 keeps on the GPU in flight, as `DeepSpeedZeroConfig` names it (DeepSpeed 38327e07
+/// `runtime/zero/config.py`: `reduce_bucket_size`, and the `stage3_*` aliases of
+/// `prefetch_bucket_size`, `max_live_parameters`, `param_persistence_threshold`). A number, or
+/// `"auto"`, which HF's integration fills from the model's hidden size (`estimate::zero::Stage3InFlight`).
+/// Read here for a DeepSpeed config, and from the DeepSpeed file a training config names
+/// (`resolve::fill_from_deepspeed_file`).
+pub const ZERO3_IN_FLIGHT: [(Role, &str); 4] = [
+    (Role::ZeroReduceBucketSize, "zero_optimization.reduce_bucket_size"),
+    (Role::ZeroPrefetchBucketSize, "zero_optimization.stage3_prefetch_bucket_size"),
+    (Role::ZeroMaxLiveParameters, "zero_optimization.stage3_max_live_parameters"),
+    (Role::ZeroPersistenceThreshold, "zero_optimization.stage3_param_persistence_threshold"),
 ];
 
 /// Keys that only DeepSpeed configs have at their top level (DeepSpeed's
@@ -113,7 +130,7 @@ impl Framework for Deepspeed {
     fn doc(&self) -> Doc {
         Doc {
             evidence: "DeepSpeed-only top-level keys (`train_micro_batch_size_per_gpu`, `zero_optimization`, `steps_per_print`, ...)",
-            roles: "`train_micro_batch_size_per_gpu`, `gradient_accumulation_steps`, `train_batch_size`, `zero_optimization.stage`, `optimizer.params.lr`; precision from `bf16.enabled` / `fp16.enabled`",
+            roles: "`train_micro_batch_size_per_gpu`, `gradient_accumulation_steps`, `train_batch_size`, `zero_optimization.stage`, `optimizer.params.lr`; ZeRO-3's buffers (`reduce_bucket_size`, `stage3_prefetch_bucket_size`, `stage3_max_live_parameters`, `stage3_param_persistence_threshold`); precision from `bf16.enabled` / `fp16.enabled`",
             semantics: "DeepSpeed's derivation (BAT003/BAT004/BAT007); `\"auto\"` is unknown, or filled from a `[[pair]]`ed HF config",
         }
     }

@@ -11,7 +11,7 @@ pub const NATIVE: Dialect = Dialect(&Native);
 
 pub struct Native;
 
-pub const BINDINGS: [(Role, &str); 42] = [
+pub const BINDINGS: [(Role, &str); 46] = [
     (Role::MicroBatch, "batch.micro_batch"),
     (Role::Accumulation, "batch.accumulation"),
     (Role::GlobalBatch, "batch.global_batch"),
@@ -46,6 +46,10 @@ pub const BINDINGS: [(Role, &str); 42] = [
     (Role::LargestLayerParameters, "model.largest_layer_parameters"),
     (Role::OffloadOptimizer, "sharding.offload_optimizer"),
     (Role::OffloadParams, "sharding.offload_params"),
+    (Role::ZeroReduceBucketSize, "sharding.reduce_bucket_size"),
+    (Role::ZeroPrefetchBucketSize, "sharding.prefetch_bucket_size"),
+    (Role::ZeroMaxLiveParameters, "sharding.max_live_parameters"),
+    (Role::ZeroPersistenceThreshold, "sharding.param_persistence_threshold"),
     (Role::Model, "model.name"),
     (Role::Adapter, "model.adapter"),
     (Role::LoraRank, "model.lora_rank"),

@@ -65,3 +65,66 @@ pub fn zero3(
     };
     ModelStates { gpu: gpu as u64, cpu: cpu as u64 }
 }
+
+/// ZeRO-3's in-flight settings, in elements: what `DeepSpeedZeroConfig` reads
+/// (DeepSpeed 38327e07 `runtime/zero/config.py`), with its defaults where a config does not
+/// state them, and HF's `"auto"` resolved from the model's hidden size h as transformers'
+/// `HfTrainerDeepSpeedConfig.trainer_config_finalize` fills it (`integrations/deepspeed.py` at
+/// transformers 02348331: `reduce_bucket_size` = h², `stage3_prefetch_bucket_size` = 0.9·h²,
+/// `stage3_param_persistence_threshold` = 10·h).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stage3InFlight {
+    /// `reduce_bucket_size`: the flat 16-bit gradient bucket (`__ipg_bucket_flat_buffer`).
+    pub reduce_bucket: f64,
+    /// `stage3_prefetch_bucket_size`: the most elements one module's fetch prefetches ahead.
+    pub prefetch_bucket: f64,
+    /// `stage3_max_live_parameters`: the ceiling the coordinator prefetches up to.
+    pub max_live: f64,
+    /// `stage3_param_persistence_threshold`: smaller parameters are never partitioned.
+    pub persistence_threshold: f64,
+}
+
+/// DeepSpeed's defaults (`config.py`: `reduce_bucket_size` `pp_int(5e8)`, `prefetch_bucket_size`
+/// `pp_int(5e7)`, `max_live_parameters` `pp_int(1e9)`, `param_persistence_threshold` `pp_int(1e5)`).
+pub const STAGE3_DEFAULTS: Stage3InFlight = Stage3InFlight { reduce_bucket: 5e8, prefetch_bucket: 5e7, max_live: 1e9, persistence_threshold: 1e5 };
+
+/// One setting as a config states it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Setting {
+    Absent,
+    Number(f64),
+    /// `"auto"`: filled by HF's DeepSpeed integration.
+    Auto,
+}
+
+impl Stage3InFlight {
+    /// The settings a run uses; `hidden` is the model's hidden size, for `"auto"`. An `"auto"`
+    /// without a known hidden size falls back to DeepSpeed's default, said in `notes`.
+    pub fn resolve(
+        reduce: Setting,
+        prefetch: Setting,
+        max_live: Setting,
+        persistence: Setting,
+        hidden: Option<f64>,
+        notes: &mut Vec<String>,
+    ) -> Stage3InFlight {
+        let d = STAGE3_DEFAULTS;
+        let mut pick = |setting: Setting, default: f64, auto: Option<f64>, name: &str| match (setting, auto) {
+            (Setting::Number(n), _) => n,
+            (Setting::Auto, Some(value)) => value,
+            (Setting::Auto, None) => {
+                notes.push(format!("`{name}: auto` needs the model's hidden size, not known: DeepSpeed's default {default:e} assumed"));
+                default
+            }
+            (Setting::Absent, _) => default,
+        };
+        let h2 = hidden.map(|h| h * h);
+        Stage3InFlight {
+            reduce_bucket: pick(reduce, d.reduce_bucket, h2, "reduce_bucket_size"),
+            // `0.9 * hidden_size * hidden_size`, then DeepSpeed's `int(prefetch_bucket_size)`.
+            prefetch_bucket: pick(prefetch, d.prefetch_bucket, h2.map(|v| (0.9 * v).trunc()), "stage3_prefetch_bucket_size"),
+            max_live: pick(max_live, d.max_live, None, "stage3_max_live_parameters"),
+            persistence_threshold: pick(persistence, d.persistence_threshold, hidden.map(|h| 10.0 * h), "stage3_param_persistence_threshold"),
+        }
+    }
+}

@@ -581,6 +581,11 @@ fn fill_from_deepspeed_file(roles: &mut BTreeMap<Role, RoleValue>, tree: &Node, 
         device.value = serde_json::Value::Bool(true);
         roles.insert(Role::OffloadParams, device);
     }
+    for (role, key) in crate::dialects::deepspeed::ZERO3_IN_FLIGHT {
+        if let Some(value) = at(key) {
+            roles.entry(role).or_insert(value);
+        }
+    }
 }
 
 /// Re-types plain scalars as a YAML 1.1 loader reads them (`55_000`, `yes`).

@@ -77,10 +77,20 @@ pub enum Role {
     GenerationSteps,
     // Completions generated per batch, when stated (TRL GRPO's `generation_batch_size`).
     GenerationBatch,
+    // ZeRO's gradient reduce bucket, in elements (DeepSpeed's `reduce_bucket_size`; a number, or
+    // `auto`, which HF's DeepSpeed integration fills from the model's hidden size).
+    ZeroReduceBucketSize,
+    // ZeRO-3's parameter prefetch bucket, in elements (DeepSpeed's `stage3_prefetch_bucket_size`).
+    ZeroPrefetchBucketSize,
+    // The most parameters ZeRO-3 keeps gathered on a GPU (DeepSpeed's `stage3_max_live_parameters`).
+    ZeroMaxLiveParameters,
+    // Parameters smaller than this stay whole on every GPU under ZeRO-3 (DeepSpeed's
+    // `stage3_param_persistence_threshold`).
+    ZeroPersistenceThreshold,
 }
 
 impl Role {
-    pub const ALL: [Role; 45] = [
+    pub const ALL: [Role; 49] = [
         Role::MicroBatch,
         Role::Accumulation,
         Role::GlobalBatch,
@@ -126,6 +136,10 @@ impl Role {
         Role::Generations,
         Role::GenerationSteps,
         Role::GenerationBatch,
+        Role::ZeroReduceBucketSize,
+        Role::ZeroPrefetchBucketSize,
+        Role::ZeroMaxLiveParameters,
+        Role::ZeroPersistenceThreshold,
     ];
 
     pub fn name(self) -> &'static str {
@@ -175,6 +189,10 @@ impl Role {
             Role::Generations => "generations",
             Role::GenerationSteps => "generation_steps",
             Role::GenerationBatch => "generation_batch",
+            Role::ZeroReduceBucketSize => "zero_reduce_bucket_size",
+            Role::ZeroPrefetchBucketSize => "zero_prefetch_bucket_size",
+            Role::ZeroMaxLiveParameters => "zero_max_live_parameters",
+            Role::ZeroPersistenceThreshold => "zero_persistence_threshold",
         }
     }
 

@@ -392,6 +392,25 @@ pub struct Sharding {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("x-trainlint" = {"role": "offload_params"}))]
     pub offload_params: Option<bool>,
+    /// ZeRO's gradient reduce bucket in elements (DeepSpeed's `reduce_bucket_size`, default 5e8):
+    /// one flat 16-bit buffer on each GPU under ZeRO-3.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-trainlint" = {"role": "zero_reduce_bucket_size"}))]
+    pub reduce_bucket_size: Option<u64>,
+    /// ZeRO-3's parameter prefetch bucket in elements (DeepSpeed's `stage3_prefetch_bucket_size`, default 5e7).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-trainlint" = {"role": "zero_prefetch_bucket_size"}))]
+    pub prefetch_bucket_size: Option<u64>,
+    /// The most parameters ZeRO-3 keeps gathered on each GPU besides the module it runs
+    /// (DeepSpeed's `stage3_max_live_parameters`, default 1e9).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-trainlint" = {"role": "zero_max_live_parameters"}))]
+    pub max_live_parameters: Option<u64>,
+    /// Parameters with fewer elements stay whole on every GPU under ZeRO-3 (DeepSpeed's
+    /// `stage3_param_persistence_threshold`, default 1e5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("x-trainlint" = {"role": "zero_persistence_threshold"}))]
+    pub param_persistence_threshold: Option<u64>,
     /// Under FSDP with gradient accumulation, whether gradients are reduce-scattered after every
     /// micro batch (`true`: torchtune's FSDP2 recipes, accelerate's `sync_each_batch`) or
     /// accumulated unsharded until the last one (FSDP's `no_sync`, what accelerate and Lightning

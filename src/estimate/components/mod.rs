@@ -17,6 +17,7 @@ pub mod reference_model;
 pub mod transformer_activations;
 pub mod user_terms;
 pub mod weights;
+pub mod zero_in_flight;
 pub mod zero_states;
 
 use super::NotEstimable;
@@ -33,6 +34,7 @@ use crate::settings::Settings;
 /// Every component, in breakdown order.
 pub const REGISTRY: &[&dyn MemoryComponent] = &[
     &zero_states::ZeroStates,
+    &zero_in_flight::ZeroInFlight,
     &weights::Weights,
     &gradients::Gradients,
     &optimizer_states::OptimizerStates,
