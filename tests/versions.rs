@@ -183,3 +183,32 @@ fn a_lightning_cli_header_states_the_version() {
     assert!(two[0]["note"].as_str().unwrap().contains("config.yaml:1 (LightningCLI's header comment)"), "{}", two[0]["note"]);
     assert!(check("one", "# pytorch_lightning==1.9.0").is_empty());
 }
+
+/// Issue 25: every Lightning 2.0 migration is gated by the project's Lightning version: `gpus`
+/// (MIG002) and a removed Trainer argument (MIG003) give nothing on a project pinned to 1.x, a
+/// warning on 2.x, and an info that says it assumes the latest release when nothing states it.
+#[test]
+fn lightning_removals_follow_the_version() {
+    let run = |label: &str, requirements: Option<&str>| {
+        let dir = common::fresh_dir(&format!("versions-removals-{label}"));
+        std::fs::create_dir_all(dir.join(".git")).unwrap();
+        std::fs::write(dir.join("train.yaml"), "trainer:\n  gpus: 2\n  resume_from_checkpoint: last.ckpt\n").unwrap();
+        if let Some(text) = requirements {
+            std::fs::write(dir.join("requirements.txt"), text).unwrap();
+        }
+        let output = common::trainlint_in(&dir, &["check", "--select", "MIG002,MIG003", "--output-format", "json", "train.yaml"]);
+        let json: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        json["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| (d["code"].as_str().unwrap().to_owned(), d["severity"].as_str().unwrap().to_owned()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(run("one", Some("pytorch-lightning==1.9.5\n")), vec![]);
+    let two = run("two", Some("lightning==2.2.1\n"));
+    assert_eq!(two, vec![("MIG002".to_owned(), "warning".to_owned()), ("MIG003".to_owned(), "warning".to_owned())]);
+    let unstated = run("unstated", None);
+    assert_eq!(unstated, vec![("MIG002".to_owned(), "info".to_owned()), ("MIG003".to_owned(), "info".to_owned())]);
+}

@@ -33,6 +33,10 @@ declare_rule! {
     /// Safe: `devices` takes the same values `gpus` took (a count, a list of
     /// indices, "0,1", -1). When `devices` is already set, the fix is not
     /// offered: which of the two was meant is for the author to decide.
+    ///
+    /// A project that states Lightning 1.x (manifest, lock, requirement
+    /// files, a LightningCLI header) gets no finding; one that states no
+    /// version gets it as an info that says it assumes the latest release.
     pub struct LightningGpusArgument {
         name: "lightning-gpus-argument",
         severity: Warning,
@@ -42,13 +46,16 @@ declare_rule! {
     }
 }
 
-pub fn check(checker: &mut Checker, document: &Document, trainer: &Node) {
+pub fn check(checker: &mut Checker, document: &Document, trainer: &Node, settings: &crate::settings::Settings) {
     let Some(gpus) = trainer.entry("gpus") else { return };
+    // A project on Lightning 1.x keeps `gpus` (deprecated from 1.7, removed in 2.0).
+    let Some(stated) = super::lightning_applies(settings, document, &[2, 0]) else { return };
+    let assumed = if stated { "" } else { super::ASSUMED_LIGHTNING };
     let mut diagnostic = Diagnostic::new(
         LightningGpusArgument,
         &document.source,
         gpus.key_span.clone(),
-        "Lightning 2.0 removed `gpus`: use `accelerator: gpu` with `devices`".to_owned(),
+        format!("Lightning 2.0 removed `gpus`: use `accelerator: gpu` with `devices`{assumed}"),
     )
     .with_label("removed in Lightning 2.0")
     .with_note("Trainer(gpus=...) raises a TypeError in Lightning 2.x")
@@ -69,6 +76,9 @@ pub fn check(checker: &mut Checker, document: &Document, trainer: &Node) {
             diagnostic =
                 diagnostic.with_fix(Fix { applicability: Applicability::Safe, message: "Replace `gpus` with `accelerator: gpu` and `devices`".into(), edits });
         }
+    }
+    if !stated {
+        diagnostic = diagnostic.at_most(crate::diagnostic::Severity::Info);
     }
     checker.report(diagnostic);
 }

@@ -31,6 +31,10 @@ declare_rule! {
     ///
     /// ## Fix safety
     /// The `replace_sampler_ddp` rename is safe; the rest have no fix.
+    ///
+    /// Each removal applies from the release that made it (1.7 or 2.0): a
+    /// project that states an older Lightning gets no finding, one that states
+    /// no version gets it as an info that says it assumes the latest release.
     pub struct LightningRemovedTrainerArgument {
         name: "lightning-removed-trainer-argument",
         severity: Warning,
@@ -61,15 +65,23 @@ const REMOVED: [(&str, &str); 17] = [
     ("stochastic_weight_avg", "use the `StochasticWeightAveraging` callback (removed in 1.7)"),
 ];
 
-pub fn check(checker: &mut Checker, document: &Document, trainer: &Node) {
+/// The release a removal names in its hint (`(removed in 2.0)`, `(removed in 1.7)`).
+fn removed_in(hint: &str) -> Vec<u64> {
+    let version = hint.rsplit("removed in ").next().unwrap_or("2.0").trim_end_matches(')');
+    version.split('.').filter_map(|n| n.parse().ok()).collect()
+}
+
+pub fn check(checker: &mut Checker, document: &Document, trainer: &Node, settings: &crate::settings::Settings) {
     let Some(entries) = trainer.entries() else { return };
     for entry in entries {
         if entry.key == "replace_sampler_ddp" {
+            let Some(stated) = super::lightning_applies(settings, document, &[2, 0]) else { continue };
+            let assumed = if stated { "" } else { super::ASSUMED_LIGHTNING };
             let mut diagnostic = Diagnostic::new(
                 LightningRemovedTrainerArgument,
                 &document.source,
                 entry.key_span.clone(),
-                "Lightning 2.0 renamed `replace_sampler_ddp` to `use_distributed_sampler`".to_owned(),
+                format!("Lightning 2.0 renamed `replace_sampler_ddp` to `use_distributed_sampler`{assumed}"),
             )
             .with_label("renamed in Lightning 2.0")
             .with_note("the old name raises a TypeError in Lightning 2.x")
@@ -81,19 +93,27 @@ pub fn check(checker: &mut Checker, document: &Document, trainer: &Node) {
                     edits: vec![rename_key(document, entry, "use_distributed_sampler")],
                 });
             }
+            if !stated {
+                diagnostic = diagnostic.at_most(crate::diagnostic::Severity::Info);
+            }
             checker.report(diagnostic);
         } else if let Some((_, replacement)) = REMOVED.iter().find(|(name, _)| *name == entry.key) {
-            checker.report(
-                Diagnostic::new(
-                    LightningRemovedTrainerArgument,
-                    &document.source,
-                    entry.key_span.clone(),
-                    format!("Lightning removed the Trainer argument `{}`", entry.key),
-                )
-                .with_label("removed")
-                .with_note("Trainer(...) raises a TypeError for a removed argument")
-                .with_help(replacement.to_string()),
-            );
+            // A project on a release before the removal keeps the argument.
+            let Some(stated) = super::lightning_applies(settings, document, &removed_in(replacement)) else { continue };
+            let assumed = if stated { "" } else { super::ASSUMED_LIGHTNING };
+            let mut diagnostic = Diagnostic::new(
+                LightningRemovedTrainerArgument,
+                &document.source,
+                entry.key_span.clone(),
+                format!("Lightning removed the Trainer argument `{}`{assumed}", entry.key),
+            )
+            .with_label("removed")
+            .with_note("Trainer(...) raises a TypeError for a removed argument")
+            .with_help(replacement.to_string());
+            if !stated {
+                diagnostic = diagnostic.at_most(crate::diagnostic::Severity::Info);
+            }
+            checker.report(diagnostic);
         }
     }
 }

@@ -21,8 +21,8 @@ pub fn check(checker: &mut Checker, document: &Document, root: &Node, settings: 
     // Each framework names the mappings its migrations look at.
     for trainer in LIGHTNING.migration_scopes(root) {
         lightning_precision_name::check(checker, document, trainer, settings);
-        lightning_gpus_argument::check(checker, document, trainer);
-        lightning_removed_trainer_argument::check(checker, document, trainer);
+        lightning_gpus_argument::check(checker, document, trainer, settings);
+        lightning_removed_trainer_argument::check(checker, document, trainer, settings);
     }
     for arguments in HF_TRAINER.migration_scopes(root) {
         hf_renamed_training_argument::check(checker, document, arguments, settings);
@@ -42,3 +42,21 @@ pub fn rename_key(document: &Document, entry: &Entry, new: &str) -> Edit {
     };
     Edit { file: Arc::clone(&document.source), span: entry.key_span.clone(), content }
 }
+
+/// Whether a Lightning change made in `version` applies to the project (issue 25: versions are
+/// read where they are written, `resolve::versions`): `None` when the project states an older
+/// Lightning (no finding), `Some(true)` when it states this one or later, or a range that allows
+/// both (the finding as the rule's severity), `Some(false)` when it states no version at all (the
+/// finding as an info that says it assumes the latest release: the caller appends `assumed`).
+pub fn lightning_applies(settings: &Settings, document: &Document, version: &[u64]) -> Option<bool> {
+    use crate::resolve::versions;
+    use crate::schema::version::Version;
+    match versions::at_least(settings, LIGHTNING, document.source.path(), &Version::new(version)) {
+        Ok((false, _)) => None,
+        Ok((true, _)) => Some(true),
+        Err(undecided) => Some(!undecided.is_empty()),
+    }
+}
+
+/// The words an unstated version adds to a migration's message.
+pub const ASSUMED_LIGHTNING: &str = " (assuming the latest Lightning: the project states no Lightning version)";
