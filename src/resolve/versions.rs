@@ -70,9 +70,10 @@ fn declarations_of(settings: &Settings, name: &str, distributions: &[&str], conf
     // `src/lightning/pytorch/cli.py`), the first line of every `--print_config` and
     // `SaveConfigCallback` file (`# lightning.pytorch==2.0.6`; Lightning 1.x wrote
     // `# pytorch_lightning==1.9.0`). The config's own statement comes before the folders'.
+    // Read once per config and run (MIG003 asks once per removed argument).
     if distributions.iter().any(|d| *d == "lightning" || *d == "pytorch-lightning")
-        && let Ok(text) = loader.read_text(config)
-        && let Some((line, version)) = lightning_header(&text)
+        && let Some((line, version)) =
+            loader.memo("lightning-header", config, || loader.read_text(config).ok().and_then(|text| lightning_header(&text))).as_ref().clone()
     {
         found.push(Declared { range: VersionRange::exact(version), source: format!("{}:{line} (LightningCLI's header comment)", display(settings, config)) });
     }
