@@ -12,6 +12,7 @@ use crate::resolve::{self, ResolvedConfig};
 use crate::rules::{Check, Checker, Need, batch, curriculum as cur, env, memory, migration, resolution, schema as sch};
 use crate::settings::Settings;
 use globset::{Glob, GlobMatcher};
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -28,8 +29,9 @@ pub struct FileReport {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FileStatus {
     /// Linted as a training config; how it was recognised (the dialect's name,
-    /// `curriculum stage`, `hydra`, or `invalid YAML` for a file that does not parse).
-    Checked(String),
+    /// `curriculum stage`, `hydra`, or `invalid YAML` for a file that does not parse); borrowed
+    /// where it is a fixed name, so a checked file costs no allocation for it.
+    Checked(Cow<'static, str>),
     /// Named on the command line but not recognised as a training config:
     /// syntax and duplicate keys only.
     Unrecognised,
@@ -213,15 +215,19 @@ pub fn lint_document_as(document: Document, settings: &Settings, explicit: bool)
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     let status = match (&resolved, &document.root) {
         _ if unrecognised => FileStatus::Unrecognised,
-        (Some(resolved), _) if primary && resolved.detection.dialect == crate::dialects::unknown::UNKNOWN => FileStatus::Checked("hydra primary".to_owned()),
-        (Some(resolved), _) if primary => FileStatus::Checked(format!("hydra primary ({})", resolved.detection.dialect.name())),
+        (Some(resolved), _) if primary && resolved.detection.dialect == crate::dialects::unknown::UNKNOWN => {
+            FileStatus::Checked(Cow::Borrowed("hydra primary"))
+        }
+        (Some(resolved), _) if primary => FileStatus::Checked(Cow::Owned(format!("hydra primary ({})", resolved.detection.dialect.name()))),
         (Some(resolved), _) if diagnostics.is_empty() && left_to_launcher(resolved) => {
             FileStatus::NotChecked { dialect: resolved.detection.dialect.name().to_owned(), why: NOT_CHECKED_AUTO }
         }
-        (Some(resolved), _) => FileStatus::Checked(resolved.detection.dialect.name().to_owned()),
-        (None, Ok(_)) => FileStatus::Checked("curriculum stage".to_owned()),
-        (None, Err(LoadError::Empty)) if !diagnostics.iter().any(|d| d.rule.code == "SCH001") => FileStatus::Checked("hydra group option (empty)".to_owned()),
-        (None, Err(_)) => FileStatus::Checked(format!("{} (unreadable: SCH001)", document.format.name())),
+        (Some(resolved), _) => FileStatus::Checked(Cow::Borrowed(resolved.detection.dialect.name())),
+        (None, Ok(_)) => FileStatus::Checked(Cow::Borrowed("curriculum stage")),
+        (None, Err(LoadError::Empty)) if !diagnostics.iter().any(|d| d.rule.code == "SCH001") => {
+            FileStatus::Checked(Cow::Borrowed("hydra group option (empty)"))
+        }
+        (None, Err(_)) => FileStatus::Checked(Cow::Owned(format!("{} (unreadable: SCH001)", document.format.name()))),
     };
     FileReport { document, resolved, diagnostics, status }
 }

@@ -67,6 +67,10 @@ pub struct Settings {
     /// Codes ignored per pattern (relative to `root`): `--per-file-ignores`, else the
     /// manifest's `per-file-ignores`; then its `extend-per-file-ignores` and `--extend-per-file-ignores`.
     pub per_file_ignores: Vec<(String, Vec<String>)>,
+    /// The report folds infos into counts (a human format without `show_infos`), so a linted
+    /// file's infos keep only what the counts read (code, severity, message, label, position) and
+    /// not the file's text: memory then grows with the findings shown, not with the files.
+    pub shed_folded_infos: bool,
 }
 
 /// Command-line values that override the manifest.
@@ -108,6 +112,8 @@ pub struct Overrides {
     pub per_file_ignores: Option<Vec<(String, Vec<String>)>>,
     /// `--extend-per-file-ignores`: on top of the manifest's.
     pub extend_per_file_ignores: Vec<(String, Vec<String>)>,
+    /// Set by `check` when its report folds infos (`Settings::shed_folded_infos`).
+    pub report_folds_infos: bool,
 }
 
 impl Settings {
@@ -287,10 +293,12 @@ impl Settings {
             loader: crate::load::Loader::disk(),
             respect_gitignore: overrides.respect_gitignore.or(manifest_respect_gitignore).unwrap_or(true),
             show_infos: overrides.show_infos.or(manifest_show_infos).unwrap_or(false),
+            shed_folded_infos: false,
             exclude,
             extend_exclude,
             per_file_ignores,
         };
+        settings.shed_folded_infos = overrides.report_folds_infos && !settings.show_infos;
         let roots = project_roots(settings.manifest_path.as_deref(), paths);
         settings.loader = settings.loader.with_shell_command(settings.manifest.shell.as_ref().and_then(|s| s.command.clone())).with_roots(&roots);
         for pair in &settings.manifest.pair {

@@ -45,6 +45,12 @@ impl SourceFile {
     }
 
     /// 1-based line and character column of a byte offset (clamped to the text).
+    /// The same file without its text, for a finding that is only counted (a folded info):
+    /// its path and display name are kept, its positions read as line 1.
+    pub fn without_text(&self) -> SourceFile {
+        SourceFile { display: self.display.clone(), path: self.path.clone(), text: Arc::from(""), line_starts: vec![0] }
+    }
+
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
         let line_index = match self.line_starts.binary_search(&offset) {

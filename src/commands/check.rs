@@ -180,6 +180,12 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
         extend_exclude: args.extend_exclude.clone(),
         per_file_ignores: args.per_file_ignores.as_ref().map(|all| all.iter().flat_map(|p| p.0.clone()).collect()),
         extend_per_file_ignores: args.extend_per_file_ignores.iter().flat_map(|p| p.0.clone()).collect(),
+        // A plain check rendered in a human format folds its infos into counts (without
+        // `show_infos`): their texts need not outlive the linting. Fixes, `--add-noqa` and the
+        // machine formats use every finding whole.
+        report_folds_infos: !(args.fix || args.diff || args.fix_only || args.add_noqa)
+            && matches!(args.output_format, OutputFormat::Concise | OutputFormat::Full)
+            && args.output_file.is_none(),
         ..args.config.overrides()
     };
     // `--gpu auto` is probed once here, and the notes printed once, not per fix pass.
@@ -525,7 +531,7 @@ pub fn collect_with(
     // ...and each file is checked with the settings of its nearest manifest, as ruff does.
     let mut diagnostics = Vec::new();
     let mut entries = Vec::new();
-    for (manifest, group) in group_by_manifest(&files, &settings, forced_manifest) {
+    for (manifest, group) in group_by_manifest(files, &settings, forced_manifest) {
         let group_settings = if manifest == settings.manifest_path {
             settings.clone()
         } else {
@@ -677,7 +683,7 @@ fn plural(n: usize) -> &'static str {
 }
 
 /// Files grouped by the manifest that governs them (all under `--config` when given).
-fn group_by_manifest(files: &[discover::SourcePath], settings: &Settings, forced: bool) -> Vec<(Option<PathBuf>, Vec<discover::SourcePath>)> {
+fn group_by_manifest(files: Vec<discover::SourcePath>, settings: &Settings, forced: bool) -> Vec<(Option<PathBuf>, Vec<discover::SourcePath>)> {
     let mut groups: Vec<(Option<PathBuf>, Vec<discover::SourcePath>)> = Vec::new();
     let mut by_dir: std::collections::HashMap<PathBuf, Option<PathBuf>> = std::collections::HashMap::new();
     for file in files {
@@ -689,8 +695,8 @@ fn group_by_manifest(files: &[discover::SourcePath], settings: &Settings, forced
         };
         let manifest = manifest.map(|m| std::path::absolute(&m).unwrap_or(m));
         match groups.iter_mut().find(|(m, _)| *m == manifest) {
-            Some((_, group)) => group.push(file.clone()),
-            None => groups.push((manifest, vec![file.clone()])),
+            Some((_, group)) => group.push(file),
+            None => groups.push((manifest, vec![file])),
         }
     }
     groups
@@ -707,8 +713,8 @@ fn check_group(files: &[discover::SourcePath], settings: &Settings, revision: Op
         suppressions_in: (!matches!(report.status, FileStatus::Skipped(_)) && crate::rules::suppression::may_have_suppressions(&report.document.source))
             .then(|| std::sync::Arc::clone(&report.document.source)),
         entry: FileEntry { display: report.document.source.display().to_owned(), status: report.status },
-        resolved: if keep_resolved { report.resolved } else { None },
-        diagnostics: report.diagnostics,
+        resolved: if keep_resolved { report.resolved.map(Box::new) } else { None },
+        diagnostics: if settings.shed_folded_infos { shed_folded_infos(report.diagnostics) } else { report.diagnostics },
     })?;
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     let mut sources = Vec::new();
@@ -718,7 +724,7 @@ fn check_group(files: &[discover::SourcePath], settings: &Settings, revision: Op
         entries.push(report.entry);
         diagnostics.extend(report.diagnostics);
         sources.extend(report.suppressions_in);
-        configs.extend(report.resolved);
+        configs.extend(report.resolved.map(|r| *r));
     }
     let curriculum = if touches_curriculum(files, settings) {
         let (curriculum, found) = linter::lint_curriculum(settings)?;
@@ -737,11 +743,45 @@ fn check_group(files: &[discover::SourcePath], settings: &Settings, revision: Op
     Ok((diagnostics, entries))
 }
 
+/// A linted file's infos as the folded report reads them (issue 27: 100× the corpus under
+/// 100 MiB): the code, severity and position (MEM004's message and label too), not the file's
+/// text, message, notes, help or labels, which only a listed finding shows. Kept whole: a finding with a fix (its
+/// edits need the text), and one in a file with a `# trainlint:` comment (the suppressions read
+/// its line). A file whose findings are all folded is then dropped once linted.
+fn shed_folded_infos(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    use std::sync::Arc;
+    let mut textless: Vec<(Arc<crate::source::SourceFile>, Option<Arc<crate::source::SourceFile>>)> = Vec::new();
+    for d in diagnostics.iter_mut().filter(|d| d.severity == Severity::Info && d.fix.is_none()) {
+        let at = match textless.iter().position(|(file, _)| Arc::ptr_eq(file, &d.file)) {
+            Some(at) => at,
+            None => {
+                let bare = (!crate::rules::suppression::may_have_suppressions(&d.file)).then(|| Arc::new(d.file.without_text()));
+                textless.push((Arc::clone(&d.file), bare));
+                textless.len() - 1
+            }
+        };
+        let Some(bare) = &textless[at].1 else { continue };
+        d.file = Arc::clone(bare);
+        d.labels = Vec::new();
+        d.note = None;
+        d.help = None;
+        // The folded MEM004 line groups by the label and names the model from the message
+        // (`memory_not_estimated::summary_reason`); every other folded code is only counted.
+        if d.rule.code != "MEM004" {
+            d.message = String::new();
+            d.label = None;
+        }
+    }
+    diagnostics.shrink_to_fit();
+    diagnostics
+}
+
 /// What `check` keeps of a linted file.
 struct CheckedFile {
     entry: FileEntry,
     suppressions_in: Option<std::sync::Arc<crate::source::SourceFile>>,
-    resolved: Option<ResolvedConfig>,
+    /// Boxed: most files keep none, and a `ResolvedConfig` inline made every kept file ~800 bytes.
+    resolved: Option<Box<ResolvedConfig>>,
     diagnostics: Vec<Diagnostic>,
 }
 

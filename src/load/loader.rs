@@ -317,6 +317,9 @@ impl Loader {
         let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
         let mut entries = match &self.origin {
             Origin::Disk => {
+                // A folder outside the project is not listed either (a Hydra primary looked for
+                // up to three folders above a file at the project's root would list its parent).
+                self.check_inside(dir)?;
                 let mut entries = Vec::new();
                 for entry in std::fs::read_dir(dir)?.flatten() {
                     let Some(name) = entry.file_name().to_str().map(str::to_owned) else { continue };
