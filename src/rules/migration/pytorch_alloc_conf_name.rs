@@ -37,11 +37,14 @@ declare_rule! {
     /// so on them the setting would silently stop applying. The name first
     /// appears in PyTorch 2.9.0: its `libc10` holds `PYTORCH_ALLOC_CONF` and
     /// the deprecation warning (the device-agnostic `AcceleratorAllocatorConfig`,
-    /// pytorch/pytorch#149601), 2.8.0's holds neither, and 2.8's CUDA
-    /// allocator reads `PYTORCH_CUDA_ALLOC_CONF` only. A project whose
-    /// requirement, lock or `setup.py` file pins `torch` below 2.9 gets no
-    /// finding; a project that states no PyTorch version at all gets the
-    /// finding as an info that says it assumes the latest release.
+    /// pytorch/pytorch#149601), 2.8.0's holds neither (its CUDA allocator
+    /// reads `PYTORCH_CUDA_ALLOC_CONF` in `c10/cuda/CUDAAllocatorConfig`).
+    /// A project whose requirement, lock or `setup.py` file pins `torch`
+    /// (or conda's `pytorch`) below 2.9 gets no finding; a project that
+    /// states no PyTorch version at all gets the finding as an info that
+    /// says it assumes the latest release. pytorch/pytorch#183387 reports
+    /// 2.9.1 ignoring `expandable_segments` under the new name on CUDA
+    /// (2.11 honours it): check the setting after renaming.
     pub struct PytorchAllocConfName {
         name: "pytorch-alloc-conf-name",
         severity: Warning,
