@@ -68,11 +68,10 @@ pub fn check(checker: &mut Checker, document: &Document, root: &Node, settings: 
     } else {
         "DeepSpeed's `bfloat16` section is now `bf16`".to_owned()
     };
-    let mut diagnostic =
-        Diagnostic::new(DeepspeedBfloat16Section, &document.source, entry.key_span.clone(), message)
-            .with_label("old name")
-            .with_note("`bfloat16` is a legacy alias; tools that read DeepSpeed configs look for `bf16`")
-            .with_help("rename the section to `bf16`");
+    let mut diagnostic = Diagnostic::new(DeepspeedBfloat16Section, &document.source, entry.key_span.clone(), message)
+        .with_label("old name")
+        .with_note("`bfloat16` is a legacy alias; tools that read DeepSpeed configs look for `bf16`")
+        .with_help("rename the section to `bf16`");
     if root.entry("bf16").is_none() {
         diagnostic = diagnostic.with_fix(Fix {
             applicability: Applicability::Safe,
