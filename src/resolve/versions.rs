@@ -72,7 +72,7 @@ pub fn batch_semantics(settings: &Settings, dialect: Dialect, config: &Path, nod
         Ok((false, declared)) => (
             per_node,
             Some(format!(
-                "{} states litgpt before 0.5.8, which divides the global batch by `devices` only, not by devices × num_nodes: each of the {nodes} nodes accumulates toward the whole global batch (`litgpt/args.py` `TrainArgs.batch_size(devices)`; 0.5.8 divides by both)",
+                "{} states litgpt before 0.5.8, which divides the global batch by `devices` only, not by devices × num_nodes ({nodes} nodes): `litgpt/args.py` `TrainArgs.batch_size(devices)`; 0.5.8 divides by both",
                 declared.source
             )),
         ),

@@ -130,10 +130,12 @@ pub fn floors_to_zero(resolved: &ResolvedConfig, global: u64, micro: u64, world:
     let divisor = resolved.batch.floor_divisor(world);
     let per_rank = global / divisor.max(1);
     let largest_world = global / micro.max(1);
+    // Divided by one node's devices, the GPUs limit is per node.
+    let gpus = if divisor == world { "GPUs" } else { "GPUs per node" };
     let help = if largest_world >= 1 {
         format!(
-            "run on at most {largest_world} GPUs (⌊{global} ÷ {micro}⌋), lower the micro batch to at most {per_rank}, or raise the global batch to at least {}",
-            micro.saturating_mul(world)
+            "run on at most {largest_world} {gpus} (⌊{global} ÷ {micro}⌋), lower the micro batch to at most {per_rank}, or raise the global batch to at least {}",
+            micro.saturating_mul(divisor)
         )
     } else {
         format!("the global batch {global} is smaller than one micro batch ({micro}): lower the micro batch or raise the global batch")
