@@ -219,8 +219,9 @@ impl Settings {
             }
         }
         // Besides the dialects, the libraries whose version a rule or the memory model asks about
-        // (`resolve::versions::at_least_of`): TRL (BAT010), bitsandbytes (the 4-bit matmul's saved input).
-        const LIBRARIES: [&str; 2] = ["trl", "bitsandbytes"];
+        // (`resolve::versions::at_least_of`): TRL (BAT010), bitsandbytes (the 4-bit matmul's saved input),
+        // PyTorch (MIG006).
+        const LIBRARIES: [&str; 3] = ["trl", "bitsandbytes", "torch"];
         for (framework, version) in &manifest.frameworks {
             if !names.contains(&framework.as_str()) && !LIBRARIES.contains(&framework.as_str()) {
                 return Err(manifest_error(

@@ -39,8 +39,10 @@ const MISMATCH: &str = "# keep me\ntrainlint: 1\nbatch:\n  micro_batch: 32   # l
 fn project(label: &str) -> std::path::PathBuf {
     let dir = common::fresh_dir(label);
     std::fs::write(dir.join("config.yaml"), MISMATCH).unwrap();
-    // Warnings only (MIG006, ENV002) and an info (BAT006).
+    // Warnings only (MIG006, ENV002) and an info (BAT006). MIG006 is a warning where the project
+    // states a PyTorch that reads `PYTORCH_ALLOC_CONF` (2.9 or later; no version: an info).
     std::fs::copy(common::repo().join("fixtures/seeds/001_rna_3e_ffi.yaml"), dir.join("warnings.yaml")).unwrap();
+    std::fs::write(dir.join("requirements.txt"), "torch==2.9.1\n").unwrap();
     dir
 }
 

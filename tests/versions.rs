@@ -212,3 +212,107 @@ fn lightning_removals_follow_the_version() {
     let unstated = run("unstated", None);
     assert_eq!(unstated, vec![("MIG002".to_owned(), "info".to_owned()), ("MIG003".to_owned(), "info".to_owned())]);
 }
+
+/// A scratch project (`.git` marks its root) with `config` at `name` and, when given, a pin file;
+/// `args` before the config's name; the JSON the command prints.
+fn in_project(label: &str, name: &str, config: &str, pin: Option<(&str, &str)>, args: &[&str]) -> serde_json::Value {
+    let dir = common::fresh_dir(&format!("versions-{label}"));
+    std::fs::create_dir_all(dir.join(".git")).unwrap();
+    std::fs::write(dir.join(name), config).unwrap();
+    if let Some((file, text)) = pin {
+        std::fs::write(dir.join(file), text).unwrap();
+    }
+    let mut all = args.to_vec();
+    all.push(name);
+    let output = common::trainlint_in(&dir, &all);
+    assert!(matches!(output.status.code(), Some(0 | 1)), "{}", common::stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    json
+}
+
+/// One rule's findings as (severity, message).
+fn findings(label: &str, name: &str, config: &str, pin: Option<(&str, &str)>, code: &str) -> Vec<(String, String)> {
+    let json = in_project(label, name, config, pin, &["check", "--select", code, "--output-format", "json"]);
+    json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            assert_eq!(d["code"], code);
+            (d["severity"].as_str().unwrap().to_owned(), d["message"].as_str().unwrap().to_owned())
+        })
+        .collect()
+}
+
+/// Issue 25: MIG005 (`bfloat16` → `bf16`) follows the project's DeepSpeed: the `bf16` key is
+/// read from DeepSpeed 0.6.0 (`constants.py` `BFLOAT16 = "bf16"`, `BFLOAT16_OLD = "bfloat16"`),
+/// so a project pinned below it gets nothing (the rename would turn bf16 off), one pinned to 0.6
+/// or later a warning, one that states no version an info that says it assumes the latest release.
+#[test]
+fn mig005_follows_the_deepspeed_version() {
+    let config = "{\"bfloat16\": {\"enabled\": true}, \"train_micro_batch_size_per_gpu\": 4, \"zero_optimization\": {\"stage\": 2}}\n";
+    let run = |label: &str, pin: Option<(&str, &str)>| findings(&format!("mig005-{label}"), "ds_config.json", config, pin, "MIG005");
+    assert_eq!(run("old", Some(("requirements.txt", "torch==1.10.0\ndeepspeed==0.5.10\n"))), vec![]);
+    let new = run("new", Some(("pyproject.toml", "[project]\nname = \"x\"\ndependencies = [\"deepspeed>=0.14\"]\n")));
+    assert_eq!(new, vec![("warning".to_owned(), "DeepSpeed's `bfloat16` section is now `bf16`".to_owned())]);
+    let unstated = run("unstated", None);
+    assert_eq!(unstated.len(), 1, "{unstated:?}");
+    assert_eq!(unstated[0].0, "info");
+    assert!(unstated[0].1.contains("assuming the latest DeepSpeed: the project states no DeepSpeed version"), "{}", unstated[0].1);
+}
+
+/// Issue 25: MIG006 (`PYTORCH_CUDA_ALLOC_CONF` → `PYTORCH_ALLOC_CONF`) follows the project's
+/// PyTorch: the new name is read, and the old one deprecated, from PyTorch 2.9.0; 2.8 ignores it.
+#[test]
+fn mig006_follows_the_torch_version() {
+    let config = "env:\n  PYTORCH_CUDA_ALLOC_CONF: expandable_segments:True\nargs:\n  - PYTORCH_HIP_ALLOC_CONF=expandable_segments:True\n";
+    let run = |label: &str, pin: Option<(&str, &str)>| findings(&format!("mig006-{label}"), "job.yaml", config, pin, "MIG006");
+    assert_eq!(run("old", Some(("requirements.txt", "torch==2.8.0\n"))), vec![]);
+    assert_eq!(run("conda-old", Some(("environment.yml", "dependencies:\n  - pytorch=2.5\n"))), vec![]);
+    let new = run("new", Some(("requirements.txt", "torch>=2.9\n")));
+    assert_eq!(new.iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>(), ["warning", "warning"], "{new:?}");
+    assert_eq!(run("manifest", Some(("trainlint.toml", "[frameworks]\ntorch = \"2.10\"\n"))).len(), 2, "the manifest states it too");
+    let unstated = run("unstated", None);
+    assert_eq!(unstated.iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>(), ["info", "info"], "{unstated:?}");
+    assert!(unstated[0].1.contains("assuming the latest PyTorch: the project states no PyTorch version"), "{}", unstated[0].1);
+}
+
+/// Issue 25: litgpt's division of the global batch over nodes changed in 0.5.8 (#1947:
+/// `TrainArgs.batch_size(devices, num_nodes)` = `global // (devices * num_nodes)`; before it
+/// `global // devices`). On 2 nodes of 4 GPUs, global 64 and micro 4: litgpt 0.5.8 accumulates
+/// ⌊64 ÷ 8 ÷ 4⌋ = 2 steps and trains 64; 0.5.7 accumulates ⌊64 ÷ 4 ÷ 4⌋ = 4 and trains 128
+/// (BAT008). With no version stated the latest division is used and BAT008's note says so.
+#[test]
+fn litgpt_batch_division_follows_the_version() {
+    let config = "checkpoint_dir: checkpoints/meta-llama/Llama-2-7b-hf\ndevices: 4\nnum_nodes: 2\ntrain:\n  global_batch_size: 64\n  micro_batch_size: 4\n";
+    let show = |label: &str, pin: Option<(&str, &str)>| {
+        let view = in_project(&format!("litgpt-{label}"), "lora.yaml", config, pin, &["show", "--output-format", "json"]);
+        assert_eq!(view["dialect"], "litgpt");
+        (view["batch"]["derived"]["accumulation"].as_u64(), view["effective_batch"].as_u64())
+    };
+    assert_eq!(show("new", Some(("requirements.txt", "litgpt[all]==0.5.8\n"))), (Some(2), Some(64)));
+    assert_eq!(show("old", Some(("requirements.txt", "litgpt==0.5.7\n"))), (Some(4), Some(128)));
+    assert_eq!(show("unstated", None), (Some(2), Some(64)), "the latest release's division");
+    // The old release trains 128: BAT008 says so, and why.
+    let check = |label: &str, config: &str, pin: Option<(&str, &str)>| {
+        in_project(&format!("litgpt-check-{label}"), "lora.yaml", config, pin, &["check", "--select", "BAT008", "--output-format", "json"])["diagnostics"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    let old = check("old", config, Some(("pyproject.toml", "[project]\nname = \"x\"\ndependencies = [\"litgpt==0.5.3\"]\n")));
+    assert_eq!(old.len(), 1, "{old:#?}");
+    assert!(old[0]["message"].as_str().unwrap().contains("trains an effective batch of 128, not the global batch 64"), "{}", old[0]["message"]);
+    let note = old[0]["note"].as_str().unwrap();
+    assert!(note.contains("⌊64 ÷ 4 devices⌋ = 16 samples per GPU") && note.contains("states litgpt before 0.5.8"), "{note}");
+    assert!(check("new", config, Some(("requirements.txt", "litgpt==0.5.8\n"))).is_empty());
+    // A remainder on 2 nodes with no version stated: BAT008 on the latest division, its note
+    // saying that release's division was assumed.
+    let uneven = config.replace("global_batch_size: 64", "global_batch_size: 60");
+    let unstated = check("unstated", &uneven, None);
+    assert_eq!(unstated.len(), 1, "{unstated:#?}");
+    assert!(unstated[0]["message"].as_str().unwrap().contains("trains an effective batch of 32, not the global batch 60"), "{}", unstated[0]["message"]);
+    let note = unstated[0]["note"].as_str().unwrap();
+    assert!(note.contains("litgpt 0.5.8's division was assumed") && note.contains("the project states no litgpt version"), "{note}");
+}

@@ -231,7 +231,9 @@ fn human(resolved: &ResolvedConfig, sets: &[(String, String)]) -> String {
             push_line(&mut out, &format!("  effective batch: unknown: {why}\n"));
         }
     }
-    let how = if resolved.detection.dialect.batch().accumulation_floors {
+    let how = if resolved.detection.dialect.batch().accumulation_floors && b.per_node {
+        format!("by floor division, ⌊⌊global ÷ devices of one node⌋ ÷ micro⌋, as the project's {} derives it", resolved.detection.dialect.title())
+    } else if resolved.detection.dialect.batch().accumulation_floors {
         format!("by floor division, ⌊⌊global ÷ world⌋ ÷ micro⌋, as {} derives it", resolved.detection.dialect.title())
     } else if resolved.detection.dialect.batch().global_split_over_world {
         "⌈per-device batch ÷ micro batch⌉, the per-device batch being global ÷ world".to_owned()
@@ -246,6 +248,9 @@ fn human(resolved: &ResolvedConfig, sets: &[(String, String)]) -> String {
     }
     if let Some(floored) = &b.floored {
         push_line(&mut out, &format!("  floored: the global batch {} is not trained; {} is (`trainlint check` explains)\n", floored.global, floored.effective));
+    }
+    if let Some(note) = &b.semantics_note {
+        push_line(&mut out, &format!("  batch semantics: {note}\n"));
     }
     if let Some(target) = b.target {
         push_line(&mut out, &format!("  target effective batch: {target}\n"));

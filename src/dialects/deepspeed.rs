@@ -171,6 +171,11 @@ impl Framework for Deepspeed {
         BatchSemantics { needs_batch_size: true, auto_from_pair: true, ..BatchSemantics::default() }
     }
 
+    /// The `deepspeed` distribution: MIG005 (`bfloat16` → `bf16`, DeepSpeed 0.6.0) reads its version.
+    fn distributions(&self) -> &'static [&'static str] {
+        &["deepspeed"]
+    }
+
     /// DeepSpeed ignores keys it does not know: only near misses are reported.
     fn known_keys(&self, _root: &Node) -> Option<KnownKeys> {
         Some(KnownKeys { path: String::new(), keys: &KNOWN_KEYS, strict: false, reported_elsewhere: &[] })

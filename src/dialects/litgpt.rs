@@ -146,7 +146,7 @@ impl Framework for Litgpt {
         Doc {
             evidence: "`checkpoint_dir` with `train.global_batch_size`/`train.micro_batch_size` or `lora_query`…`lora_head`; `model_name`/`model_config`/`tokenizer_dir` with both batch keys (pretrain); or a file under `config_hub/finetune/<model>/` or `config_hub/pretrain/`",
             roles: "`checkpoint_dir` / `model_name` (model), `train.micro_batch_size`, `train.global_batch_size`, `train.max_seq_length`, `devices`, `num_nodes`, `precision`, `optimizer` (name or `class_path`; `PagedAdamW` when quantized), `lora_r`; `lora_query`…`lora_head` → adapter and target modules, `quantize: bnb.*` → QLoRA base; attention is SDPA (eager for Gemma 2's softcapping); the head is untied (litgpt's own `lm_head`)",
-            semantics: "accumulation = ⌊⌊global ÷ (devices × num_nodes)⌋ ÷ micro⌋: a remainder trains a smaller batch (BAT008), 0 refuses to start (BAT003); `devices: auto` is every visible GPU (`--world-size`)",
+            semantics: "accumulation = ⌊⌊global ÷ (devices × num_nodes)⌋ ÷ micro⌋: a remainder trains a smaller batch (BAT008), 0 refuses to start (BAT003); `devices: auto` is every visible GPU (`--world-size`); a project pinned below litgpt 0.5.8 gets ⌊⌊global ÷ devices⌋ ÷ micro⌋, that release's division (each node trains the global batch)",
         }
     }
 
@@ -280,8 +280,10 @@ impl Framework for Litgpt {
     /// `TrainArgs.gradient_accumulation_iters(devices, num_nodes)` = `batch_size(devices, num_nodes)
     /// // micro_batch_size`, with `batch_size` = `global_batch_size // (devices * num_nodes)`, each
     /// asserted `> 0` (`litgpt/args.py`, 02f2fca4). Both are floors: the run trains micro ×
-    /// accumulation × world. (Releases whose scripts call `gradient_accumulation_iters(devices)`
-    /// divide by `devices` only, `pretrain.py` e570612c.) Without `global_batch_size` or
+    /// accumulation × world. Releases before 0.5.8 (commit 3eb93c8d, #1947) divide by `devices`
+    /// only (`batch_size(devices)`, the scripts' `gradient_accumulation_iters(devices)`), so each
+    /// node accumulates toward the whole global batch: a project whose files pin such a release
+    /// gets that division (`resolve::versions::batch_semantics`). Without `global_batch_size` or
     /// `micro_batch_size` the script's `TrainArgs(...)` default applies (`finetune/lora.py`: 16 and 1;
     /// `pretrain.py`: 512 and 4), so nothing is derived.
     fn batch(&self) -> BatchSemantics {
@@ -301,6 +303,12 @@ impl Framework for Litgpt {
 
     fn known_keys(&self, _root: &Node) -> Option<KnownKeys> {
         Some(KnownKeys { path: String::new(), keys: &TOP_KEYS, strict: false, reported_elsewhere: &[] })
+    }
+
+    /// `litgpt` on PyPI; `lit-gpt`, the repository's name before 0.3 (Lit-GPT → LitGPT, 4839345a).
+    /// The batch division on more than one node depends on it (`batch`).
+    fn distributions(&self) -> &'static [&'static str] {
+        &["litgpt", "lit-gpt"]
     }
 
     fn sequence_length_keys(&self) -> &'static [&'static str] {

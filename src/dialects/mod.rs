@@ -532,6 +532,11 @@ pub struct BatchSemantics {
     /// batch the framework's default for the missing one applies (the dialect file cites it),
     /// so nothing is derived.
     pub accumulation_floors: bool,
+    /// With `accumulation_floors`: the global batch is divided by the devices of one node, not
+    /// by the world, `⌊⌊global ÷ devices⌋ ÷ micro⌋`, so each node trains the whole global batch
+    /// (litgpt before 0.5.8: `TrainArgs.batch_size(devices)`). Set from the project's version of
+    /// the framework (`resolve::versions::batch_semantics`), never by a dialect's `batch()`.
+    pub accumulation_per_node: bool,
     /// The global batch is split evenly over the world (the framework raises when the
     /// world does not divide it); each device cuts its share into micro batches, the
     /// last one possibly smaller, so accumulation = ⌈device batch ÷ micro batch⌉ and

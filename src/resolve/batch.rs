@@ -103,6 +103,18 @@ pub struct BatchView {
     /// (PAR001).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub undivided_launch: Option<u64>,
+    /// The nodes the config states (`num_nodes`; 1 when it states none), for a division by the
+    /// devices of one node (`BatchSemantics::accumulation_per_node`).
+    #[serde(skip)]
+    pub nodes: u64,
+    /// The accumulation was derived by the devices of one node (`BatchSemantics::accumulation_per_node`).
+    #[serde(skip)]
+    pub per_node: bool,
+    /// Which release's batch semantics this view follows, when the framework's releases differ on
+    /// this config and the project's version chose one (or stated none): the batch findings' notes
+    /// say it (`resolve::versions::batch_semantics`).
+    #[serde(skip)]
+    pub semantics_note: Option<String>,
 }
 
 /// A set of data-parallel world sizes, as it is worded (`describe`).
@@ -255,6 +267,9 @@ impl BatchView {
             launcher: None,
             launched_world: None,
             undivided_launch,
+            nodes: int(Role::Nodes).filter(|n| *n > 0).unwrap_or(1),
+            per_node: false,
+            semantics_note: None,
         };
         // A batch value that is present but not a whole number (a quoted "4", a
         // `${...}` interpolation) is unknown, not absent: nothing is derived from it.
@@ -313,6 +328,9 @@ impl BatchView {
                 launcher: None,
                 launched_world: None,
                 undivided_launch: None,
+                nodes: self.nodes,
+                per_node: self.per_node,
+                semantics_note: None,
             };
             trial.derive(semantics, false);
             trial
@@ -368,6 +386,7 @@ impl BatchView {
 
     /// Fills in what the given values imply, or records why they cannot hold.
     fn derive(&mut self, semantics: BatchSemantics, declared: bool) {
+        self.per_node = semantics.accumulation_per_node;
         if semantics.global_split_over_world {
             self.derive_split();
             return;
@@ -390,7 +409,7 @@ impl BatchView {
         }
         let Some(w) = self.world_size.filter(|w| *w > 0) else { return };
         if semantics.accumulation_floors {
-            self.derive_floored(tb, mb, w);
+            self.derive_floored(tb, mb, w, self.floor_divisor(w));
             return;
         }
         // A global batch counted per process: the framework multiplies by the world itself.
@@ -455,19 +474,30 @@ impl BatchView {
         }
     }
 
+    /// What a flooring framework divides the global batch by on a data-parallel world of
+    /// `world`: the world, or the devices of one node (`BatchSemantics::accumulation_per_node`:
+    /// world ÷ nodes).
+    pub fn floor_divisor(&self, world: u64) -> u64 {
+        if self.per_node && self.nodes > 1 && world.is_multiple_of(self.nodes) { world / self.nodes } else { world }
+    }
+
     /// A flooring framework's batch: with the global and the micro batch stated,
-    /// accumulation = ⌊⌊global ÷ world⌋ ÷ micro⌋ and the run trains micro ×
-    /// accumulation × world; with either missing, the framework's default applies and
-    /// nothing is derived.
-    fn derive_floored(&mut self, global: Option<u64>, micro: Option<u64>, world: u64) {
+    /// accumulation = ⌊⌊global ÷ divisor⌋ ÷ micro⌋ (the divisor: the world, or the devices of
+    /// one node, `floor_divisor`) and the run trains micro × accumulation × world; with either
+    /// missing, the framework's default applies and nothing is derived.
+    fn derive_floored(&mut self, global: Option<u64>, micro: Option<u64>, world: u64, divisor: u64) {
         let (Some(global), Some(micro)) = (global, micro) else { return };
-        let accumulation = (global / world).checked_div(micro).unwrap_or(0);
+        let accumulation = (global / divisor.max(1)).checked_div(micro).unwrap_or(0);
         if accumulation == 0 {
             self.problem = Some(BatchProblem::FloorsToZero { global, micro, world });
             return;
         }
-        // accumulation ≤ global ÷ (world × micro), so the product is at most `global`: no overflow.
-        let effective = micro * accumulation * world;
+        // Divided by the world, accumulation ≤ global ÷ (world × micro), so the product is at
+        // most `global`; divided by one node's devices, at most `global` × nodes.
+        let Some(effective) = micro.checked_mul(accumulation).and_then(|p| p.checked_mul(world)) else {
+            self.problem = Some(BatchProblem::Overflow { product: format!("{micro} × {accumulation} × {world}") });
+            return;
+        };
         self.derived.insert(Role::Accumulation, accumulation);
         self.effective_batch = Some(effective);
         if effective != global {
@@ -527,6 +557,9 @@ mod tests {
             launcher: None,
             launched_world: None,
             undivided_launch: None,
+            nodes: 1,
+            per_node: false,
+            semantics_note: None,
         };
         v.derive(crate::dialects::deepspeed::DEEPSPEED.batch(), false);
         v
@@ -563,6 +596,24 @@ mod tests {
         let no_global = floored_view(None, Some(2), 1);
         assert_eq!((no_global.effective_batch, no_global.derived.len()), (None, 0), "the framework's default global batch is not guessed");
         assert_eq!(floored_view(Some(8), None, 1).effective_batch, None);
+    }
+
+    /// litgpt before 0.5.8 divides the global batch by the devices of one node: on 2 nodes of 4
+    /// GPUs, 64 ÷ 4 = 16 per GPU, 4 accumulation steps of 4, and the run trains 4 × 4 × 8 = 128.
+    #[test]
+    fn a_per_node_division_trains_each_node_the_global_batch() {
+        let per_node = |nodes: u64, world: u32| {
+            let mut v = view(None, None, None, world);
+            (v.global_batch, v.micro_batch, v.nodes) = (Some(64), Some(4), nodes);
+            v.derive(BatchSemantics { accumulation_floors: true, accumulation_per_node: true, ..BatchSemantics::default() }, false);
+            v
+        };
+        let two = per_node(2, 8);
+        assert_eq!((two.derived.get(&Role::Accumulation), two.effective_batch), (Some(&4), Some(128)));
+        assert_eq!(two.floored, Some(Floored { global: 64, micro: 4, accumulation: 4, world: 8, effective: 128 }));
+        let one = per_node(1, 8);
+        assert_eq!((one.derived.get(&Role::Accumulation), one.effective_batch, one.floored), (Some(&2), Some(64), None), "one node: the same division");
+        assert_eq!(floored_view(Some(64), Some(4), 8).effective_batch, Some(64), "divided by the world: 64 ÷ 8 ÷ 4 = 2");
     }
 
     fn worlds(tb: Option<u64>, mb: Option<u64>, ga: Option<u64>) -> (Option<Worlds>, Option<BatchProblem>) {

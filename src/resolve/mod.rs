@@ -448,12 +448,16 @@ fn resolve_tree_with(
     }
     let inline = detection.dialect.inline_architecture(&tree);
     let model = model::fill(&mut roles, &files[0], settings, inline);
-    let semantics = detection.dialect.batch();
+    // The framework's batch semantics as the project's version of it has them (litgpt's division
+    // on more than one node changed in 0.5.8).
+    let nodes = roles.get(&Role::Nodes).and_then(RoleValue::as_u64);
+    let (semantics, semantics_note) = versions::batch_semantics(settings, detection.dialect, files[0].path(), nodes);
     if semantics.auto_from_pair {
         fill_auto_from_pair(&mut roles, &files[0], settings);
     }
     let target_default = settings.manifest.effective_batch.map(u64::from);
-    let batch = BatchView::from_roles(&roles, semantics, world, target_default, detection.declared);
+    let mut batch = BatchView::from_roles(&roles, semantics, world, target_default, detection.declared);
+    batch.semantics_note = semantics_note;
     ResolvedConfig { files, detection, tree, roles, batch, stage, stage_package: None, bindings: table, unresolved, model, launch_overrides: Vec::new() }
 }
 

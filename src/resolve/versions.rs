@@ -14,7 +14,7 @@
 //! asks wins; every file is read through the run's `Loader`, so a baseline
 //! revision reads them as they were.
 
-use crate::dialects::Dialect;
+use crate::dialects::{BatchSemantics, Dialect};
 use crate::schema::version::{Version, VersionRange};
 use crate::settings::Settings;
 use std::path::{Path, PathBuf};
@@ -45,6 +45,50 @@ pub fn at_least_of(settings: &Settings, name: &str, distributions: &[&str], conf
         }
     }
     Err(undecided)
+}
+
+/// litgpt's division of the global batch changed in 0.5.8 (commit 3eb93c8d, "Fix: incorrect
+/// gradient accumulation steps bug (#1947)", first in tag v0.5.8): `TrainArgs.batch_size(devices,
+/// num_nodes)` is `global_batch_size // (devices * num_nodes)`, where 0.5.7 and every release
+/// before it (lit-gpt's scripts too) computed `global_batch_size // devices`
+/// (`litgpt/args.py`; the scripts called `train.gradient_accumulation_iters(devices)`).
+const LITGPT_DIVIDES_BY_NODES: [u64; 3] = [0, 5, 8];
+
+/// The batch semantics of `dialect` for the config at `config`, as the project's version of the
+/// framework has them (issue 25: versions are read where they are written), and, where releases
+/// differ on this config, a sentence for the batch findings' notes saying which release's
+/// semantics were used and why. One place for every version-dependent batch semantics: today
+/// litgpt's division on more than one node (`nodes`, the config's `num_nodes`).
+pub fn batch_semantics(settings: &Settings, dialect: Dialect, config: &Path, nodes: Option<u64>) -> (BatchSemantics, Option<String>) {
+    let semantics = dialect.batch();
+    let Some(nodes) = nodes.filter(|n| *n > 1) else { return (semantics, None) };
+    if dialect.name() != crate::dialects::litgpt::LITGPT.name() || !semantics.accumulation_floors {
+        return (semantics, None);
+    }
+    let per_node = BatchSemantics { accumulation_per_node: true, ..semantics };
+    let old = "releases before 0.5.8 divide it by `devices` only (`TrainArgs.batch_size(devices)`)";
+    match at_least(settings, dialect, config, &Version::new(&LITGPT_DIVIDES_BY_NODES)) {
+        Ok((true, _)) => (semantics, None),
+        Ok((false, declared)) => (
+            per_node,
+            Some(format!(
+                "{} states litgpt before 0.5.8, which divides the global batch by `devices` only, not by devices × num_nodes ({nodes} nodes): `litgpt/args.py` `TrainArgs.batch_size(devices)`; 0.5.8 divides by both",
+                declared.source
+            )),
+        ),
+        Err(undecided) => {
+            let why = match undecided.first() {
+                None => "the project states no litgpt version".to_owned(),
+                Some(declared) => format!("{} allows releases before and after 0.5.8", declared.source),
+            };
+            (
+                semantics,
+                Some(format!(
+                    "litgpt 0.5.8's division was assumed, global batch ÷ (devices × num_nodes) (`litgpt/args.py` `TrainArgs.batch_size`), as in the latest release: {why}; {old}, which on {nodes} nodes trains {nodes} × the global batch (`[frameworks] litgpt = \"…\"` or a pin states it)"
+                )),
+            )
+        }
+    }
 }
 
 /// Every declaration of `framework`'s version that applies to `config`: the manifest's, then the files', nearest folder first.

@@ -100,10 +100,13 @@ pub struct Manifest {
     #[schemars(extend("default" = {}), example = serde_json::json!({"recipes/**/*.yaml": "hf-trainer", "ds/*.json": "deepspeed"}))]
     pub dialects: BTreeMap<String, String>,
     /// The version of a framework the project trains with, by dialect name
-    /// (`lightning = "2.2"`): migrations that depend on it (MIG001) use it
+    /// (`lightning = "2.2"`, `deepspeed`, `litgpt`, …) or library name (`trl`,
+    /// `bitsandbytes`, `torch`): migrations (MIG001–MIG006) and
+    /// version-dependent semantics (litgpt's batch division over nodes) use it
     /// before the project's requirement and lock files. A version below the
     /// one a migration needs turns it off; without any version the finding is
-    /// kept and its fix is unsafe.
+    /// an info that says it assumes the latest release (MIG001: kept with an
+    /// unsafe fix).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     #[schemars(extend("default" = {}), example = serde_json::json!({"lightning": "2.2"}))]
     pub frameworks: BTreeMap<String, String>,

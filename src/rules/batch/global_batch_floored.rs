@@ -57,7 +57,26 @@ declare_rule! {
 pub fn diagnostic(resolved: &ResolvedConfig, floored: &Floored) -> Diagnostic {
     let Floored { global, micro, accumulation, world, effective } = *floored;
     let framework = resolved.detection.dialect.title();
-    let per_rank = global / world.max(1);
+    // The devices of one node where the project's framework divides by them (litgpt before 0.5.8).
+    let divisor = resolved.batch.floor_divisor(world);
+    let per_rank = global / divisor.max(1);
+    if divisor != world {
+        let nodes = world / divisor.max(1);
+        return at(
+            GlobalBatchFloored,
+            resolved,
+            &[Role::GlobalBatch, Role::MicroBatch],
+            format!("{framework} trains an effective batch of {effective}, not the global batch {global}, on a data-parallel world of {world}: {effective} = {}", product(micro, accumulation, world)),
+        )
+        .with_label(format!("{global} samples per step asked, {effective} trained"))
+        .with_note(format!(
+            "{framework} derives the accumulation from the devices of one node: ⌊{global} ÷ {divisor} devices⌋ = {per_rank} samples per GPU, ⌊{per_rank} ÷ micro batch {micro}⌋ = {accumulation} accumulation step(s), on each of {nodes} nodes"
+        ))
+        .with_help(format!(
+            "to train {global} samples per step, set the global batch to {global} ÷ {nodes} nodes = {}, or move to litgpt 0.5.8 or later, which divides by devices × num_nodes",
+            global / nodes.max(1)
+        ));
+    }
     let exact = exact_worlds(global, micro, 8);
     let holds = if exact.is_empty() {
         format!("no world size makes {global} = {micro} × accumulation × world ({global} is not a multiple of the micro batch {micro})")

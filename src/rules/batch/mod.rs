@@ -66,7 +66,9 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &crate:
             .with_note("no training run has a batch or world this large; the value is a typo or a placeholder")
             .with_help("set the real value"),
         ),
-        Some(BatchProblem::FloorsToZero { global, micro, world }) => checker.report(unreachable_batch::floors_to_zero(resolved, *global, *micro, *world)),
+        Some(BatchProblem::FloorsToZero { global, micro, world }) => {
+            checker.report(with_semantics(resolved, unreachable_batch::floors_to_zero(resolved, *global, *micro, *world)));
+        }
         Some(BatchProblem::NotPositive { .. }) => {}
         None => {}
     }
@@ -84,19 +86,31 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &crate:
     if batch.world_size.is_none() && (batch.micro_batch.is_some() || batch.global_batch.is_some()) {
         match (&batch.worlds, batch.target) {
             // The batch holds on some world, but none reaches the target.
-            (Some(Worlds::None), Some(target)) => checker.report(unreachable_batch::target_on_no_world(resolved, target)),
-            _ => checker.report(world_size_unknown::diagnostic(resolved)),
+            (Some(Worlds::None), Some(target)) => checker.report(with_semantics(resolved, unreachable_batch::target_on_no_world(resolved, target))),
+            _ => checker.report(with_semantics(resolved, world_size_unknown::diagnostic(resolved))),
         }
         return;
     }
     if let Some(floored) = &batch.floored {
-        checker.report(global_batch_floored::diagnostic(resolved, floored));
+        checker.report(with_semantics(resolved, global_batch_floored::diagnostic(resolved, floored)));
     }
     if let (Some(target), Some(effective)) = (batch.target, batch.effective_batch)
         && target != effective
     {
-        checker.report(effective_batch_mismatch::or_unreachable(resolved, target, effective));
+        checker.report(with_semantics(resolved, effective_batch_mismatch::or_unreachable(resolved, target, effective)));
     }
+}
+
+/// A finding that derives from the batch semantics, on a config where the framework's releases
+/// differ (litgpt on more than one node): its note says which release's semantics it follows and
+/// why (`resolve::versions::batch_semantics`).
+fn with_semantics(resolved: &ResolvedConfig, diagnostic: Diagnostic) -> Diagnostic {
+    let Some(semantics) = &resolved.batch.semantics_note else { return diagnostic };
+    let note = match &diagnostic.note {
+        Some(note) => format!("{note}; {semantics}"),
+        None => semantics.clone(),
+    };
+    diagnostic.with_note(note)
 }
 
 /// A batch key the framework requires at one value (`Framework::pinned_values`) set to another: SCH002.

@@ -126,12 +126,16 @@ pub fn derivation(resolved: &ResolvedConfig, role: Role, numerator: u64, denomin
 /// A flooring framework's accumulation is 0: ⌊⌊global ÷ world⌋ ÷ micro⌋ < 1.
 pub fn floors_to_zero(resolved: &ResolvedConfig, global: u64, micro: u64, world: u64) -> Diagnostic {
     let framework = resolved.detection.dialect.title();
-    let per_rank = global / world.max(1);
+    // The devices of one node where the project's framework divides by them (litgpt before 0.5.8).
+    let divisor = resolved.batch.floor_divisor(world);
+    let per_rank = global / divisor.max(1);
     let largest_world = global / micro.max(1);
+    // Divided by one node's devices, the GPUs limit is per node.
+    let gpus = if divisor == world { "GPUs" } else { "GPUs per node" };
     let help = if largest_world >= 1 {
         format!(
-            "run on at most {largest_world} GPUs (⌊{global} ÷ {micro}⌋), lower the micro batch to at most {per_rank}, or raise the global batch to at least {}",
-            micro.saturating_mul(world)
+            "run on at most {largest_world} {gpus} (⌊{global} ÷ {micro}⌋), lower the micro batch to at most {per_rank}, or raise the global batch to at least {}",
+            micro.saturating_mul(divisor)
         )
     } else {
         format!("the global batch {global} is smaller than one micro batch ({micro}): lower the micro batch or raise the global batch")
@@ -140,9 +144,9 @@ pub fn floors_to_zero(resolved: &ResolvedConfig, global: u64, micro: u64, world:
         UnreachableBatch,
         resolved,
         &[Role::GlobalBatch, Role::MicroBatch],
-        format!("gradient accumulation is 0 on a data-parallel world of {world}: ⌊{global} ÷ {world}⌋ = {per_rank} samples per GPU is less than the micro batch {micro}"),
+        format!("gradient accumulation is 0 on a data-parallel world of {world}: ⌊{global} ÷ {divisor}⌋ = {per_rank} samples per GPU is less than the micro batch {micro}"),
     )
-    .with_label(format!("⌊⌊{global} ÷ {world}⌋ ÷ {micro}⌋ = 0"))
+    .with_label(format!("⌊⌊{global} ÷ {divisor}⌋ ÷ {micro}⌋ = 0"))
     .with_note(format!("{framework} derives the accumulation by floor division and asserts that it is positive: the run stops at start-up"))
     .with_help(help)
 }

@@ -229,7 +229,7 @@ pub fn batch_fix(resolved: &ResolvedConfig, micro: u64, accumulation: u64, messa
     let semantics = resolved.detection.dialect.batch();
     let derived_by_framework = resolved.role(Role::Accumulation).is_none()
         && batch.global_batch.zip(batch.world_size).is_some_and(|(global, world)| {
-            (semantics.accumulation_floors && (global / world.max(1)).checked_div(micro) == Some(accumulation))
+            (semantics.accumulation_floors && (global / batch.floor_divisor(world).max(1)).checked_div(micro) == Some(accumulation))
                 // Derived exactly (torchtitan asserts the division is whole).
                 || (semantics.accumulation_from_global && micro.checked_mul(accumulation).and_then(|p| p.checked_mul(world)) == Some(global))
         });

@@ -28,9 +28,9 @@ pub fn check(checker: &mut Checker, document: &Document, root: &Node, settings: 
         hf_renamed_training_argument::check(checker, document, arguments, settings);
     }
     for config in DEEPSPEED.migration_scopes(root) {
-        deepspeed_bfloat16_section::check(checker, document, config);
+        deepspeed_bfloat16_section::check(checker, document, config, settings);
     }
-    pytorch_alloc_conf_name::check(checker, document, root);
+    pytorch_alloc_conf_name::check(checker, document, root, settings);
 }
 
 /// A key renamed in place, keeping its quotes.
