@@ -47,6 +47,7 @@ registry! {
     nanotron => NANOTRON,
     maxtext => MAXTEXT,
     torchtitan => TORCHTITAN,
+    megatron_deepspeed => MEGATRON_DEEPSPEED,
     megatron => MEGATRON,
     levanter => LEVANTER,
     lightning => LIGHTNING,
