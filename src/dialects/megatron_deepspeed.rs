@@ -105,6 +105,12 @@ pub(super) fn runs_deepspeed(flags: &Node) -> bool {
     ["deepspeed", CONFIG_FLAG].iter().any(|k| flags.get(k).is_some())
 }
 
+/// `finetune_llama.py` (the repository root): Megatron's arguments and `megatron.training.pretrain`
+/// as the `pretrain_*.py` programs (`examples_deepspeed/finetune_hf_llama/finetune_llama.sh`).
+fn is_finetune_program(program: &str) -> bool {
+    program.rsplit('/').next() == Some("finetune_llama.py")
+}
+
 /// The DeepSpeed config the script writes and the launch passes, read in place of its path.
 fn written_config(root: &Node) -> Option<&Node> {
     root.get(CONFIG_FLAG).filter(|n| matches!(n.value, Value::Map(_)))
@@ -121,7 +127,7 @@ impl Framework for MegatronDeepSpeed {
 
     fn doc(&self) -> Doc {
         Doc {
-            evidence: "a launch script whose launch line runs a `pretrain_*.py` program with `--deepspeed` (or `--deepspeed_config`) and one of Megatron's batch or parallel-degree flags (`--micro-batch-size`, `--global-batch-size`, `--tensor-model-parallel-size`, `--pipeline-model-parallel-size`, `--ds-sequence-parallel-size`)",
+            evidence: "a launch script whose launch line runs a `pretrain_*.py` program (or `finetune_llama.py`) with `--deepspeed` (or `--deepspeed_config`) and one of Megatron's batch or parallel-degree flags (`--micro-batch-size`, `--global-batch-size`, `--tensor-model-parallel-size`, `--pipeline-model-parallel-size`, `--ds-sequence-parallel-size`)",
             roles: "`--micro-batch-size`, `--global-batch-size`, `--tensor-model-parallel-size`, `--pipeline-model-parallel-size`, `--ds-sequence-parallel-size` (as context parallel), `--num-layers`, `--hidden-size`, `--num-attention-heads`, `--seq-length`, `--vocab-size`, `--lr`, `--recompute-granularity`; precision from `--bf16` / `--fp16` (else the DeepSpeed config's `bf16`/`fp16.enabled`; neither: fp32); ZeRO stage and offload from the DeepSpeed config the script writes from a heredoc, else `--zero-stage`, else the `--deepspeed_config` file",
             semantics: "data-parallel world = GPUs ÷ (tensor × pipeline × DeepSpeed sequence parallel), which must be whole; accumulation = global ÷ (micro × data parallel), asserted whole (`ConstantNumMicroBatches`); no global batch: micro × data parallel; Megatron's global batch is the run's (`train` calls DeepSpeed's `set_train_batch_size` with it before every step, whatever the DeepSpeed config's `train_batch_size`); GPUs from the launch line (`deepspeed --num_gpus`/`--num_nodes`, hostfile, `torchrun`); heads ÷ tensor (PAR001), layers balanced over DeepSpeed's pipeline stages; memory not estimated",
         }
@@ -129,7 +135,7 @@ impl Framework for MegatronDeepSpeed {
 
     /// A `pretrain_*.py` launch with `--deepspeed` and Megatron's batch or parallel flags.
     fn launch_evidence(&self, program: &str, flags: &Node) -> Option<String> {
-        if !super::megatron::is_pretrain_program(program) || !runs_deepspeed(flags) {
+        if !(super::megatron::is_pretrain_program(program) || is_finetune_program(program)) || !runs_deepspeed(flags) {
             return None;
         }
         let found: Vec<String> = EVIDENCE.iter().filter(|f| flags.get(&f.replace('-', "_")).is_some()).map(|f| format!("`--{f}`")).collect();
@@ -214,6 +220,7 @@ mod tests {
         let name = |flags: &str, program: &str| detect_launch(&parse(flags), Some(program)).map(|d| d.0.name());
         assert_eq!(name("micro_batch_size: 4\ndeepspeed: true\ndeepspeed_config: ds.json\n", "pretrain_gpt.py"), Some("megatron-deepspeed"));
         assert_eq!(name("tensor_model_parallel_size: 2\ndeepspeed_config: ds.json\n", "../pretrain_bert.py"), Some("megatron-deepspeed"));
+        assert_eq!(name("micro_batch_size: 16\ndeepspeed: true\n", "finetune_llama.py"), Some("megatron-deepspeed"));
         // Without `--deepspeed` it is Megatron-LM's; another program or no batch flag is neither.
         assert_eq!(name("micro_batch_size: 4\n", "pretrain_gpt.py"), Some("megatron-lm"));
         assert_eq!(name("micro_batch_size: 4\ndeepspeed: true\n", "train.py"), None);
