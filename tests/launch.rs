@@ -541,6 +541,26 @@ fn a_heredoc_the_script_writes_is_the_config_its_launch_passes() {
     assert!(shown.contains("effective batch: 16 = 4 micro batch × 1 accumulation × 4 data-parallel world"), "{shown}");
 }
 
+/// A DeepSpeed config on disk that a Megatron-DeepSpeed launch passes (`pretrain_gpt.py --deepspeed
+/// --deepspeed_config ds.json`) is checked on DeepSpeed's data-parallel world: the launch's
+/// processes ÷ (tensor × pipeline × sequence parallel), Megatron's groups handed to DeepSpeed.
+#[test]
+fn a_megatron_deepspeed_launch_gives_its_deepspeed_config_the_data_parallel_world() {
+    let ds = "{\"train_batch_size\": 32, \"train_micro_batch_size_per_gpu\": 4, \"gradient_accumulation_steps\": 2}\n";
+    let script = "deepspeed --num_gpus 8 pretrain_gpt.py --tensor-model-parallel-size 2 --micro-batch-size 4 --global-batch-size 32 --deepspeed --deepspeed_config ds.json\n";
+    let dir = repo("megatron-deepspeed-ds", &[("run.sh", script), ("ds.json", ds)]);
+    let shown = show(&dir, "ds.json", &[]);
+    assert!(shown.contains("32 = 4 micro batch × 2 accumulation × 4 data-parallel world (world size 4 from run.sh:1 ("), "{shown}");
+    assert!(shown.contains("÷ tensor 2 × pipeline 1 × sequence parallel 1 on the launch line"), "{shown}");
+    let output = common::trainlint_in(&dir, &["check", "--output-format", "concise", "."]);
+    assert_eq!(output.status.code(), Some(0), "{}", common::stdout(&output));
+    // Another program's launch with the same flags is no Megatron's: its world is the 8
+    // processes, on which 4 × 2 × 8 is not 32 (BAT004).
+    std::fs::write(dir.join("run.sh"), script.replace("pretrain_gpt.py", "train.py")).unwrap();
+    let output = common::trainlint_in(&dir, &["check", "--output-format", "concise", "ds.json"]);
+    assert!(common::stdout(&output).contains("BAT004"), "{}", common::stdout(&output));
+}
+
 /// Issue 23's launch patterns, each as a script projects write it, launching the same DeepSpeed
 /// config (micro 2 × accumulation 4): `show` gives the world, the effective batch and where the
 /// world was read (`scripts/train.sh:LINE (…)`); a value known only at run time gives none.
