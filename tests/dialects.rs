@@ -27,7 +27,7 @@ fn one_config_of_every_dialect() {
     let at = |p: &str| if p.starts_with("fixtures/") { p.to_owned() } else { corpus.join(p).display().to_string() };
     // (corpus or fixture path, dialect, expected roles)
     type Case<'a> = (&'a str, &'a str, &'a [(&'a str, serde_json::Value)]);
-    let cases: [Case; 24] = [
+    let cases: [Case; 25] = [
         (
             "fixtures/dialects/litgpt/config_hub/finetune/llama-2-7b/lora.yaml",
             "litgpt",
@@ -183,6 +183,24 @@ fn one_config_of_every_dialect() {
                 ("tensor_parallel", 1.into()),
                 ("pipeline_parallel", 4.into()),
                 ("precision", "bf16-mixed".into()),
+            ],
+        ),
+        // Megatron-DeepSpeed's Llama 2 launch script, copied verbatim (commit in its second line):
+        // Megatron's flags with `--deepspeed`, its DeepSpeed config written from a heredoc.
+        (
+            "fixtures/dialects/megatron_deepspeed/pretrain_llama2_distributed.sh",
+            "megatron-deepspeed",
+            &[
+                ("micro_batch", 4.into()),
+                ("global_batch", 32.into()),
+                ("tensor_parallel", 2.into()),
+                ("pipeline_parallel", 2.into()),
+                ("layers", 24.into()),
+                ("hidden_size", 2048.into()),
+                ("heads", 16.into()),
+                ("sequence_length", 2048.into()),
+                ("precision", "bf16-mixed".into()),
+                ("zero_stage", 0.into()),
             ],
         ),
         // OLMo's own configs/official-0724/OLMo-7B.yaml (commit in its first line).
@@ -1085,4 +1103,54 @@ fn megatron_data_parallel_is_gpus_over_tp_pp_cp() {
     let (code, found) = check_json(script, &["--set", "pipeline_model_parallel_size=3"]);
     assert_eq!(code, Some(1), "{found:?}");
     assert!(found.iter().any(|(c, _)| c == "PAR001"), "{found:?}");
+}
+
+/// Megatron-DeepSpeed: data-parallel size = GPUs ÷ (tensor × pipeline × DeepSpeed sequence
+/// parallel) (`validate_args`, `parallel_state.initialize_model_parallel`), accumulation = global ÷
+/// (micro × data parallel), asserted whole (`ConstantNumMicroBatches`), and Megatron's global batch
+/// is the one DeepSpeed trains (`train` calls `set_train_batch_size` with it before every step).
+/// `pretrain_llama2_distributed.sh`: torchrun on 1 node × 8 GPUs, tp 2 × pp 2: data parallel 2,
+/// accumulation 32 ÷ (4 × 2) = 4 (read as DeepSpeed before, it was 32 = 4 × 1 × 8).
+#[test]
+fn megatron_deepspeed_data_parallel_is_gpus_over_tp_pp_sp() {
+    let script = "fixtures/dialects/megatron_deepspeed/pretrain_llama2_distributed.sh";
+    let view = show(script, &[]);
+    assert_eq!(view["dialect"], "megatron-deepspeed", "{}", view["dialect_reason"]);
+    assert_eq!(view["batch"]["world_size"], 2);
+    assert_eq!(view["batch"]["derived"]["accumulation"], 4);
+    assert_eq!(view["effective_batch"], 32);
+    // Values point at the script's variables; the ZeRO stage at the heredoc's `"stage": $ZERO_STAGE`.
+    assert_eq!(role(&view, "micro_batch"), (4.into(), script.to_owned(), 32));
+    assert_eq!(role(&view, "tensor_parallel"), (2.into(), script.to_owned(), 15));
+    assert_eq!(role(&view, "zero_stage"), (0.into(), script.to_owned(), 74));
+    assert_eq!(check_json(script, &[]), (Some(0), vec![]));
+    // Other worlds through `--world-size`: (GPUs, data parallel, accumulation).
+    for (gpus, dp, accumulation) in [(4, 1, 8), (16, 4, 2), (32, 8, 1)] {
+        let view = show(script, &["--world-size", &gpus.to_string()]);
+        assert_eq!((view["batch"]["world_size"].clone(), view["batch"]["derived"]["accumulation"].clone()), (dp.into(), accumulation.into()), "{gpus} GPUs");
+    }
+    // 12 GPUs: data parallel 3, and 32 is no multiple of 4 × 3: Megatron asserts (BAT003, on
+    // `GLOBAL_BATCH_SIZE=32`).
+    assert_eq!(check_json(script, &["--world-size", "12"]), (Some(1), vec![("BAT003".to_owned(), 33)]));
+    // tp 3 × pp 2 does not divide the launch's 8 GPUs (PAR001).
+    let (code, found) = check_json(script, &["--set", "tensor_model_parallel_size=3"]);
+    assert_eq!(code, Some(1), "{found:?}");
+    assert!(found.iter().any(|(c, _)| c == "PAR001"), "{found:?}");
+
+    // The sequence-parallel example (flags in `\`-continued double-quoted strings, the program
+    // under `${dir}`): `deepspeed --num_gpus 8`, tp 1 × pp 1 × sp 4: data parallel 2,
+    // accumulation 8 ÷ (1 × 2) = 4; ZeRO-3 with optimizer offload from the heredoc-written config.
+    let script = "fixtures/dialects/megatron_deepspeed/ds_pretrain_gpt_seq_parallel.sh";
+    let view = show(script, &[]);
+    assert_eq!(view["dialect"], "megatron-deepspeed", "{}", view["dialect_reason"]);
+    assert_eq!(role(&view, "context_parallel").0, 4);
+    assert_eq!(view["batch"]["world_size"], 2);
+    assert_eq!(view["batch"]["derived"]["accumulation"], 4);
+    assert_eq!(view["effective_batch"], 8);
+    assert_eq!(role(&view, "precision").0, "bf16-mixed");
+    assert_eq!(role(&view, "zero_stage"), (3.into(), script.to_owned(), 46));
+    assert_eq!(role(&view, "offload_optimizer").0, true);
+    assert_eq!(check_json(script, &[]), (Some(0), vec![]));
+    // 24 GPUs: data parallel 6 does not divide the global batch 8.
+    assert_eq!(check_json(script, &["--world-size", "24"]).1, vec![("BAT003".to_owned(), 65)]);
 }

@@ -509,13 +509,14 @@ fn a_single_file_checked_under_a_manifest_finds_its_launch_above_it() {
     assert!(shown.contains("× 8 data-parallel world (world size 8 from train.sh:1"), "{shown}");
 }
 
-/// Megatron-DeepSpeed's examples write their DeepSpeed config from a heredoc
-/// (`cat <<EOT > $DS_CONFIG`, values from the script's variables) and pass it on the launch
-/// line: that text, expanded as bash expands it, is the run's DeepSpeed config, and each value
-/// points at the script's bytes that wrote it.
+/// Scripts write their DeepSpeed config from a heredoc (`cat <<EOT > $DS_CONFIG`, values from the
+/// script's variables, as Megatron-DeepSpeed's examples do) and pass it on the launch line: that
+/// text, expanded as bash expands it, is the run's DeepSpeed config, and each value points at the
+/// script's bytes that wrote it. For a Megatron-DeepSpeed launch (`pretrain_gpt.py --deepspeed`)
+/// the run is Megatron's flags, and the written config gives the ZeRO stage.
 #[test]
 fn a_heredoc_the_script_writes_is_the_config_its_launch_passes() {
-    let script = "#!/bin/bash\nset -ex\n\nDS_CONFIG=ds_config.json\nGLOBAL_BATCH=64\nMICRO_BATCH=4\nZERO_STAGE=2\n\ncat <<EOT > $DS_CONFIG\n{\n  \"train_batch_size\" : $GLOBAL_BATCH,\n  \"train_micro_batch_size_per_gpu\": $MICRO_BATCH,\n  \"zero_optimization\": {\n    \"stage\": $ZERO_STAGE\n  },\n  \"fp16\": {\"enabled\": true}\n}\nEOT\n\nds_args=\"\"\nds_args=\" --deepspeed ${ds_args}\"\nds_args=\" --deepspeed_config=$DS_CONFIG ${ds_args}\"\n\ndeepspeed --num_gpus 4 pretrain_gpt.py \\\n    --num-layers 24 \\\n    --micro-batch-size 4 \\\n    $ds_args \\\n    --exit-interval 5000\n";
+    let script = "#!/bin/bash\nset -ex\n\nDS_CONFIG=ds_config.json\nGLOBAL_BATCH=64\nMICRO_BATCH=4\nZERO_STAGE=2\n\ncat <<EOT > $DS_CONFIG\n{\n  \"train_batch_size\" : $GLOBAL_BATCH,\n  \"train_micro_batch_size_per_gpu\": $MICRO_BATCH,\n  \"zero_optimization\": {\n    \"stage\": $ZERO_STAGE\n  },\n  \"fp16\": {\"enabled\": true}\n}\nEOT\n\nds_args=\"\"\nds_args=\" --deepspeed ${ds_args}\"\nds_args=\" --deepspeed_config=$DS_CONFIG ${ds_args}\"\n\ndeepspeed --num_gpus 4 train.py \\\n    --num-layers 24 \\\n    --micro-batch-size 4 \\\n    $ds_args \\\n    --exit-interval 5000\n";
     let dir = repo("heredoc-config", &[("examples/run_deepspeed_example.sh", script)]);
     let file = "examples/run_deepspeed_example.sh";
     let shown = show(&dir, file, &[]);
@@ -530,6 +531,35 @@ fn a_heredoc_the_script_writes_is_the_config_its_launch_passes() {
     // A quoted delimiter writes the text as it stands: `$GLOBAL_BATCH` is not a number then.
     std::fs::write(dir.join(file), script.replace("cat <<EOT", "cat <<'EOT'")).unwrap();
     assert!(!show(&dir, file, &[]).contains("global_batch  64"));
+    // Megatron-DeepSpeed's `pretrain_gpt.py` (examples_deepspeed/run_deepspeed_example.sh): its
+    // flags are the run (no `--global-batch-size`: micro × data parallel, which `train` hands to
+    // DeepSpeed's `set_train_batch_size`), the written config's ZeRO stage is the run's.
+    std::fs::write(dir.join(file), script.replace("train.py", "pretrain_gpt.py")).unwrap();
+    let shown = show(&dir, file, &[]);
+    assert!(shown.contains("dialect: megatron-deepspeed (the training flags of the launch line (line 24)"), "{shown}");
+    let zero = shown.lines().find(|l| l.trim_start().starts_with("zero_stage ")).map(|l| l.split_whitespace().collect::<Vec<_>>());
+    assert_eq!(zero, Some(vec!["zero_stage", "2", "examples/run_deepspeed_example.sh:14"]), "{shown}");
+    assert!(shown.contains("effective batch: 16 = 4 micro batch × 1 accumulation × 4 data-parallel world"), "{shown}");
+}
+
+/// A DeepSpeed config on disk that a Megatron-DeepSpeed launch passes (`pretrain_gpt.py --deepspeed
+/// --deepspeed_config ds.json`) is checked on DeepSpeed's data-parallel world: the launch's
+/// processes ÷ (tensor × pipeline × sequence parallel), Megatron's groups handed to DeepSpeed.
+#[test]
+fn a_megatron_deepspeed_launch_gives_its_deepspeed_config_the_data_parallel_world() {
+    let ds = "{\"train_batch_size\": 32, \"train_micro_batch_size_per_gpu\": 4, \"gradient_accumulation_steps\": 2}\n";
+    let script = "deepspeed --num_gpus 8 pretrain_gpt.py --tensor-model-parallel-size 2 --micro-batch-size 4 --global-batch-size 32 --deepspeed --deepspeed_config ds.json\n";
+    let dir = repo("megatron-deepspeed-ds", &[("run.sh", script), ("ds.json", ds)]);
+    let shown = show(&dir, "ds.json", &[]);
+    assert!(shown.contains("32 = 4 micro batch × 2 accumulation × 4 data-parallel world (world size 4 from run.sh:1 ("), "{shown}");
+    assert!(shown.contains("÷ tensor 2 × pipeline 1 × sequence parallel 1 on the launch line"), "{shown}");
+    let output = common::trainlint_in(&dir, &["check", "--output-format", "concise", "."]);
+    assert_eq!(output.status.code(), Some(0), "{}", common::stdout(&output));
+    // Another program's launch with the same flags is no Megatron's: its world is the 8
+    // processes, on which 4 × 2 × 8 is not 32 (BAT004).
+    std::fs::write(dir.join("run.sh"), script.replace("pretrain_gpt.py", "train.py")).unwrap();
+    let output = common::trainlint_in(&dir, &["check", "--output-format", "concise", "ds.json"]);
+    assert!(common::stdout(&output).contains("BAT004"), "{}", common::stdout(&output));
 }
 
 /// Issue 23's launch patterns, each as a script projects write it, launching the same DeepSpeed

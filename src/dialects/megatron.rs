@@ -118,7 +118,7 @@ fn switch(root: &Node, name: &str) -> Option<String> {
 
 /// Megatron-LM's programs: `pretrain_gpt.py`, `pretrain_bert.py`, `pretrain_t5.py`,
 /// `pretrain_mamba.py`, `pretrain_vlm.py`, … (the repository root), as a path ends.
-fn is_pretrain_program(program: &str) -> bool {
+pub(super) fn is_pretrain_program(program: &str) -> bool {
     let name = program.rsplit('/').next().unwrap_or(program);
     name.starts_with("pretrain_") && name.ends_with(".py")
 }
@@ -134,7 +134,7 @@ impl Framework for Megatron {
 
     fn doc(&self) -> Doc {
         Doc {
-            evidence: "a functional test's `MODEL_ARGS:` mapping with a batch or parallel-degree flag as its key (`--micro-batch-size: 4`, `--tensor-model-parallel-size: 2`); a launch script whose launch line runs a `pretrain_*.py` program with one of those flags (bash arrays of flags expanded) and without `--deepspeed` (Megatron-DeepSpeed's run is its DeepSpeed config's)",
+            evidence: "a functional test's `MODEL_ARGS:` mapping with a batch or parallel-degree flag as its key (`--micro-batch-size: 4`, `--tensor-model-parallel-size: 2`); a launch script whose launch line runs a `pretrain_*.py` program with one of those flags (bash arrays of flags expanded) and without `--deepspeed` (a launch with it is Megatron-DeepSpeed's, `megatron-deepspeed`)",
             roles: "`--micro-batch-size`, `--global-batch-size`, `--tensor-model-parallel-size`, `--pipeline-model-parallel-size`, `--context-parallel-size`, `--num-layers`, `--hidden-size`, `--num-attention-heads`, `--seq-length`, `--vocab-size`, `--lr`, `--recompute-granularity`; precision from `--bf16` / `--fp16` (neither: fp32)",
             semantics: "data-parallel world = GPUs ÷ (tensor × pipeline × context), which must be whole; accumulation = global ÷ (micro × data parallel), asserted whole (`ConstantNumMicroBatchesCalculator`); no global batch: micro × data parallel; GPUs from the launch line (`torchrun --nproc_per_node × --nnodes`), for a test case from `--world-size` (its recipe is not read); heads ÷ tensor and layers ÷ pipeline (PAR001); `MODE: inference` test cases are not training; memory not estimated (Megatron's model-parallel engine, distributed optimizer and a shape without a catalog entry)",
         }
@@ -148,10 +148,10 @@ impl Framework for Megatron {
     }
 
     /// A `pretrain_*.py` launch with Megatron's batch or parallel flags. A launch with
-    /// `--deepspeed` is microsoft/Megatron-DeepSpeed's fork, whose batch DeepSpeed's config decides
-    /// (`--deepspeed_config`, read as DeepSpeed where the script writes it): not this dialect.
+    /// `--deepspeed` (or `--deepspeed_config`) runs microsoft/Megatron-DeepSpeed's fork through
+    /// DeepSpeed: its own dialect (`megatron_deepspeed.rs`), not this one.
     fn launch_evidence(&self, program: &str, flags: &Node) -> Option<String> {
-        if !is_pretrain_program(program) || ["deepspeed", "deepspeed_config"].iter().any(|k| flags.get(k).is_some()) {
+        if !is_pretrain_program(program) || super::megatron_deepspeed::runs_deepspeed(flags) {
             return None;
         }
         let found: Vec<String> = EVIDENCE.iter().filter(|f| flags.get(&f.replace('-', "_")).is_some()).map(|f| format!("`--{f}`")).collect();
@@ -247,8 +247,8 @@ mod tests {
         assert_eq!(detect_launch(&flags, Some("train.py")), None);
         assert_eq!(detect_by_keys(&flags), None);
         assert_eq!(detect_launch(&parse("num_layers: 2\n"), Some("pretrain_gpt.py")), None);
-        // Megatron-DeepSpeed's launch (`--deepspeed --deepspeed_config ds.json`) is DeepSpeed's run.
-        assert_eq!(detect_launch(&parse("micro_batch_size: 4\ndeepspeed: true\n"), Some("pretrain_gpt.py")), None);
+        // Megatron-DeepSpeed's launch (`--deepspeed --deepspeed_config ds.json`) is its own dialect's.
+        assert_eq!(detect_launch(&parse("micro_batch_size: 4\ndeepspeed: true\n"), Some("pretrain_gpt.py")).map(|d| d.0.name()), Some("megatron-deepspeed"));
     }
 
     #[test]

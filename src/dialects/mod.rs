@@ -47,6 +47,7 @@ registry! {
     nanotron => NANOTRON,
     maxtext => MAXTEXT,
     torchtitan => TORCHTITAN,
+    megatron_deepspeed => MEGATRON_DEEPSPEED,
     megatron => MEGATRON,
     levanter => LEVANTER,
     lightning => LIGHTNING,
@@ -675,6 +676,10 @@ mod tests {
         let flags = crate::load::yaml::parse("micro_batch_size: 4\ntensor_model_parallel_size: 2\n").expect("valid YAML").root;
         assert_eq!(detect_launch(&flags, Some("pretrain_gpt.py")).map(|d| d.0.name()), Some("megatron-lm"));
         assert_eq!(detect_launch(&flags, Some("train.py")).map(|d| d.0.name()), None);
+        // With `--deepspeed` the same launch is Megatron-DeepSpeed's: it is registered before
+        // Megatron-LM, which leaves such a launch to it.
+        let flags = crate::load::yaml::parse("micro_batch_size: 4\ntensor_model_parallel_size: 2\ndeepspeed: true\n").expect("valid YAML").root;
+        assert_eq!(detect_launch(&flags, Some("pretrain_gpt.py")).map(|d| d.0.name()), Some("megatron-deepspeed"));
     }
 
     #[test]

@@ -439,16 +439,20 @@ fn double_quote_end_at(text: &str, at: usize, nesting: usize) -> Option<usize> {
     None
 }
 
-/// The text of a double-quoted string: `\"`, `\\`, `\$`, `` \` `` lose their backslash.
+/// The text of a double-quoted string: `\"`, `\\`, `\$`, `` \` `` lose their backslash, and a
+/// backslash-newline is removed (bash's manual, "Double Quotes": the backslash keeps its meaning
+/// before `$`, `` ` ``, `"`, `\` or newline; Megatron-DeepSpeed's `megatron_options=" \` lines).
 fn unescape_double(body: &str) -> String {
     let mut out = String::with_capacity(body.len());
     let mut chars = body.chars().peekable();
     while let Some(c) = chars.next() {
         if c == '\\'
             && let Some(&next) = chars.peek()
-            && matches!(next, '"' | '\\' | '$' | '`')
+            && matches!(next, '"' | '\\' | '$' | '`' | '\n')
         {
-            out.push(next);
+            if next != '\n' {
+                out.push(next);
+            }
             chars.next();
             continue;
         }
@@ -489,8 +493,15 @@ impl Fields {
     fn split(&mut self) {
         if self.started {
             let field = std::mem::take(&mut self.current);
-            // `--flag=$UNSET` keeps its flag: the value is unknown, not the flag.
-            let keep = !self.unknown || self.keep_unknown || field.starts_with("--") && field.split_once('=').is_some_and(|(name, _)| !name.contains(UNKNOWN));
+            // `--flag=$UNSET` keeps its flag: the value is unknown, not the flag. A Python program
+            // under a folder known only at run time (`${dir}/../../pretrain_gpt.py`, `dir=`pwd``
+            // in Megatron-DeepSpeed's examples) keeps its name: what the program is shows in it.
+            let program =
+                field.rsplit(UNKNOWN).next().is_some_and(|tail| tail.starts_with('/') && tail.ends_with(".py") && !tail.contains(char::is_whitespace));
+            let keep = !self.unknown
+                || self.keep_unknown
+                || program
+                || field.starts_with("--") && field.split_once('=').is_some_and(|(name, _)| !name.contains(UNKNOWN));
             self.done.push(keep.then_some(field));
         }
         self.unknown = false;
@@ -722,10 +733,13 @@ impl Reader<'_> {
                 }
                 b'\\' if i + 1 < bytes.len() => {
                     let ch = raw[i + 1..].chars().next().unwrap_or(' ');
-                    if in_double && !matches!(ch, '"' | '\\' | '$' | '`') {
+                    if in_double && !matches!(ch, '"' | '\\' | '$' | '`' | '\n') {
                         fields.push_str("\\");
                     }
-                    fields.push_str(&ch.to_string());
+                    // A backslash-newline is a line continuation, quoted or not: both go.
+                    if ch != '\n' {
+                        fields.push_str(&ch.to_string());
+                    }
                     i += 1 + ch.len_utf8();
                 }
                 b'`' => {
@@ -1962,7 +1976,8 @@ fn tune_recipe_at(rest: &[Option<String>], skip: usize) -> Option<usize> {
 fn single(program: &[Option<String>], line: usize, notes: &[String]) -> Option<Launch> {
     let mut configs = Vec::new();
     let mut overrides = Vec::new();
-    let script = program.iter().flatten().find(|w| w.ends_with(".py")).cloned();
+    // A folder known only at run time is shown as `…` (`…/../../pretrain_gpt.py`).
+    let script = program.iter().flatten().find(|w| w.ends_with(".py")).map(|w| w.replace(UNKNOWN, "…"));
     let flags = program.iter().flatten().any(|w| w.starts_with("--") && w.len() > 2 && !w.starts_with("--config"));
     let (mut path, mut name) = (None, None);
     let mut i = 0;
@@ -2120,6 +2135,22 @@ mod tests {
         // `+=` appends to an array.
         let text = "A=(--nproc_per_node 2)\nA+=(--nnodes 3)\ntorchrun ${A[@]} train.py c.yaml\n";
         assert_eq!(one(text).world, Some(6));
+    }
+
+    /// Megatron-DeepSpeed's examples keep their flags in a double-quoted string continued with
+    /// `\` (`megatron_options=" \` … `--fp16 \` … `"`): in double quotes a backslash-newline is
+    /// removed as it is outside them, so `--fp16` is a switch, not `--fp16 \`. Their program lies
+    /// under a folder known only at run time (`dir=`pwd``; `${dir}/../../pretrain_gpt.py`): its
+    /// name is kept.
+    #[test]
+    fn a_quoted_backslash_newline_continues_and_a_program_keeps_its_name() {
+        let text = "dir=`pwd`\nopts=\" \\\n    --micro-batch-size 2 \\\n    --fp16 \\\n    --global-batch-size 8\"\ndeepspeed ${dir}/../../pretrain_gpt.py ${opts} --deepspeed\n";
+        let root = parse(text, None).unwrap();
+        assert_eq!(root.get("fp16").map(|n| n.value.clone()), Some(Value::Bool(true)), "{root:?}");
+        assert_eq!(root.get("micro_batch_size").map(|n| n.value.clone()), Some(Value::Int(2)));
+        assert_eq!(root.get("global_batch_size").map(|n| n.value.clone()), Some(Value::Int(8)));
+        assert_eq!(one(text).script.as_deref(), Some("…/../../pretrain_gpt.py"));
+        assert_eq!(unescape_double("a \\\n b \\$c"), "a  b $c");
     }
 
     /// Issue 25: Megatron-LM's scripts keep their flags in bash arrays (`TRAINING_ARGS=( … )`) and

@@ -183,6 +183,29 @@ fn read_script(settings: &Settings, script: &Path, base: &Path) -> Vec<Found> {
             world = Some(n);
             what = how;
         }
+        // Megatron-DeepSpeed hands DeepSpeed the config it passes with Megatron's model-parallel
+        // groups (`deepspeed.initialize(…, mpu=mpu)` or the pipeline's grid, megatron/training.py
+        // `setup_model_and_optimizer`): DeepSpeed's data-parallel world is the processes ÷ (tensor ×
+        // pipeline × sequence parallel) of the launch line (`validate_args`), which asserts it whole.
+        if let Some(processes) = world
+            && let Some(flags) = crate::load::shell::flags_of_launch(&text, launch.line)
+            && crate::dialects::detect_launch(&flags, launch.script.as_deref())
+                .is_some_and(|(d, _)| d == crate::dialects::megatron_deepspeed::MEGATRON_DEEPSPEED)
+        {
+            let degree = |key: &str| match flags.get(key).map(|n| &n.value) {
+                Some(Value::Int(d)) if *d > 0 => *d as u64,
+                _ => 1,
+            };
+            let model_parallel = ["tensor_model_parallel_size", "pipeline_model_parallel_size", "ds_sequence_parallel_size"].map(degree);
+            let product = model_parallel.iter().try_fold(1u64, |p, d| p.checked_mul(*d));
+            if product != Some(1) {
+                let [tp, pp, sp] = model_parallel;
+                world = product.filter(|p| processes % p == 0).map(|p| processes / p);
+                what = format!(
+                    "{what}; ÷ tensor {tp} × pipeline {pp} × sequence parallel {sp} on the launch line: DeepSpeed's data-parallel world under Megatron-DeepSpeed"
+                );
+            }
+        }
         out.push(Found { path: script.to_path_buf(), display: display.clone(), launch, world, what, configs, accelerate });
     }
     out

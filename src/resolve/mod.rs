@@ -215,7 +215,21 @@ fn script(document: &Document, root: &Node, settings: &Settings) -> ResolvedConf
         let line = launch.as_ref().map_or(String::new(), |l| format!(" (line {})", l.line));
         let written = launch.as_ref().filter(|_| found.is_none()).and_then(|l| written_config(source.text(), l));
         match (found, written) {
-            (Some((dialect, why)), _) => Detection { dialect, reason: format!("the training flags of the launch line{line}: {why}"), declared: false },
+            (Some((dialect, why)), _) => {
+                // A DeepSpeed config the script writes (`cat <<EOT > $DS_CONFIG`) and passes under
+                // the dialect's DeepSpeed-file flag (Megatron-DeepSpeed's `--deepspeed_config`) is
+                // read in place of its path: its ZeRO stage and offload are the run's.
+                if let (Some(key), Some(l)) = (dialect.deepspeed_file_key(), launch.as_ref())
+                    && let crate::load::Value::Map(entries) = &mut root.value
+                    && let Some(entry) = entries.iter_mut().find(|e| e.key == key)
+                    && let Some(name) = entry.value.as_str().map(|n| n.trim().trim_start_matches("./").to_owned())
+                    && let Some((tree, ..)) = written_tree(source.text(), l).into_iter().find(|(_, target, _)| target.trim_start_matches("./") == name)
+                    && matches!(tree.value, crate::load::Value::Map(_))
+                {
+                    entry.value = tree;
+                }
+                Detection { dialect, reason: format!("the training flags of the launch line{line}: {why}"), declared: false }
+            }
             // The config the launch passes is one the script writes itself (`cat <<EOT > $DS_CONFIG`):
             // that text is the run's config, its values pointing at the heredoc's lines.
             (None, Some((mut tree, target, at, dialect, why))) => {
@@ -243,20 +257,31 @@ fn script(document: &Document, root: &Node, settings: &Settings) -> ResolvedConf
 /// The config a launch line passes that the script writes before it from a heredoc, parsed (its
 /// spans in the script), with the file's name, the writing command's line and its dialect.
 fn written_config(text: &str, launch: &crate::load::shell::Launch) -> Option<(Node, String, usize, Dialect, String)> {
-    let files = crate::load::shell::written(text);
-    launch.configs.iter().find_map(|name| {
-        let name = name.trim_start_matches("./");
-        let written = files.iter().rev().find(|w| w.target.trim_start_matches("./") == name && w.line < launch.line)?;
-        let format = match crate::load::Format::from_path(std::path::Path::new(name)) {
-            Some(crate::load::Format::Shell) => return None,
-            Some(format) => format,
-            None if written.text.trim_start().starts_with('{') => crate::load::Format::Json,
-            None => crate::load::Format::Yaml,
-        };
-        let tree = written.parse(format)?;
+    written_tree(text, launch).into_iter().find_map(|(tree, target, line)| {
         let (dialect, why) = crate::dialects::detect_by_keys(&tree)?;
-        Some((tree, written.target.clone(), written.line, dialect, why))
+        Some((tree, target, line, dialect, why))
     })
+}
+
+/// Each config a launch line passes that the script writes before it from a heredoc, parsed (its
+/// spans in the script), with the file's name and the writing command's line.
+fn written_tree(text: &str, launch: &crate::load::shell::Launch) -> Vec<(Node, String, usize)> {
+    let files = crate::load::shell::written(text);
+    launch
+        .configs
+        .iter()
+        .filter_map(|name| {
+            let name = name.trim_start_matches("./");
+            let written = files.iter().rev().find(|w| w.target.trim_start_matches("./") == name && w.line < launch.line)?;
+            let format = match crate::load::Format::from_path(std::path::Path::new(name)) {
+                Some(crate::load::Format::Shell) => return None,
+                Some(format) => format,
+                None if written.text.trim_start().starts_with('{') => crate::load::Format::Json,
+                None => crate::load::Format::Yaml,
+            };
+            Some((written.parse(format)?, written.target.clone(), written.line))
+        })
+        .collect()
 }
 
 /// Interpolates the mapping at the top-level `key` as a config of its own (its `${...}` paths
@@ -559,6 +584,11 @@ fn fill_from_deepspeed_file(roles: &mut BTreeMap<Role, RoleValue>, tree: &Node, 
     if roles.contains_key(&Role::ZeroStage) {
         return;
     }
+    // A config the launch script writes itself, read in place (`script`): its values point at the script.
+    if tree.get_dotted(key).is_some_and(|n| matches!(n.value, crate::load::Value::Map(_))) {
+        fill_zero(roles, |path: &str| tree.entry_dotted(&format!("{key}.{path}")).map(|entry| role_value(files, &format!("{key}.{path}"), entry)));
+        return;
+    }
     let Some(named) = tree.get_dotted(key).and_then(Node::as_str).map(str::trim).filter(|p| p.ends_with(".json")) else { return };
     let loader = &settings.loader;
     let mut candidates = vec![settings.root.join(named)];
@@ -573,7 +603,11 @@ fn fill_from_deepspeed_file(roles: &mut BTreeMap<Role, RoleValue>, tree: &Node, 
     let Ok(document) = loader.load(&path, &display, crate::load::Format::Json) else { return };
     let Ok(root) = &document.root else { return };
     let source = [Arc::clone(&document.source)];
-    let at = |path: &str| root.entry_dotted(path).map(|entry| role_value(&source, path, entry));
+    fill_zero(roles, |path: &str| root.entry_dotted(path).map(|entry| role_value(&source, path, entry)));
+}
+
+/// The ZeRO stage, offload and ZeRO-3 in-flight settings of a DeepSpeed config, `at` a path in it.
+fn fill_zero(roles: &mut BTreeMap<Role, RoleValue>, at: impl Fn(&str) -> Option<RoleValue>) {
     let Some(stage) = at("zero_optimization.stage").filter(|v| v.value.is_u64()) else { return };
     roles.insert(Role::ZeroStage, stage);
     let on_cpu = |v: &RoleValue| v.value.as_str().is_some_and(|d| d.eq_ignore_ascii_case("cpu") || d.eq_ignore_ascii_case("nvme"));
