@@ -550,6 +550,10 @@ pub fn stage_paths(curriculum: &Curriculum, settings: &Settings) -> Result<Vec<(
             };
             let matcher =
                 Glob::new(&name).map_err(|e| FatalError::usage(format!("invalid curriculum stage pattern `{pattern}`: {e}"), None))?.compile_matcher();
+            // The folder is judged before it is listed (nothing outside the project is listed).
+            if !dir.is_empty() {
+                inside_project(settings, &dir, "curriculum stage folder")?;
+            }
             let read = settings
                 .loader
                 .list(&settings.root.join(&dir))

@@ -13,10 +13,11 @@ pub type Span = Range<usize>;
 
 #[derive(Debug)]
 pub struct SourceFile {
-    /// The path as the user gave it (or relative to the manifest), used in output.
-    display: String,
+    /// The path as the user gave it (or relative to the manifest), used in output; shared with
+    /// `check`'s file list and a folded finding's text-less copy (`without_text`).
+    display: Arc<str>,
     /// The path used to read the file.
-    path: PathBuf,
+    path: Arc<Path>,
     text: Arc<str>,
     line_starts: Vec<usize>,
 }
@@ -25,11 +26,16 @@ impl SourceFile {
     pub fn new(path: impl Into<PathBuf>, display: impl Into<String>, text: impl Into<Arc<str>>) -> Self {
         let text: Arc<str> = text.into();
         let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-        SourceFile { display: display.into(), path: path.into(), text, line_starts }
+        SourceFile { display: Arc::from(display.into()), path: Arc::from(path.into()), text, line_starts }
     }
 
     pub fn display(&self) -> &str {
         &self.display
+    }
+
+    /// The display name, shared (no copy).
+    pub fn shared_display(&self) -> Arc<str> {
+        Arc::clone(&self.display)
     }
 
     pub fn path(&self) -> &Path {
@@ -48,7 +54,7 @@ impl SourceFile {
     /// The same file without its text, for a finding that is only counted (a folded info):
     /// its path and display name are kept, its positions read as line 1.
     pub fn without_text(&self) -> SourceFile {
-        SourceFile { display: self.display.clone(), path: self.path.clone(), text: Arc::from(""), line_starts: vec![0] }
+        SourceFile { display: Arc::clone(&self.display), path: Arc::clone(&self.path), text: Arc::from(""), line_starts: vec![0] }
     }
 
     pub fn line_col(&self, offset: usize) -> (usize, usize) {

@@ -22,12 +22,12 @@ fn corpus_checks_without_false_alarms() {
     // (a default exclude: written by runs) and one under axolotl's hidden
     // `.runpod/` are not walked; 15 are walked but not recognised as training configs.
     let checked = files.iter().filter(|f| !matches!(f.status, trainlint::linter::FileStatus::Skipped(_))).count();
-    let skipped: Vec<&str> = files.iter().filter(|f| matches!(f.status, trainlint::linter::FileStatus::Skipped(_))).map(|f| f.display.as_str()).collect();
+    let skipped: Vec<&str> = files.iter().filter(|f| matches!(f.status, trainlint::linter::FileStatus::Skipped(_))).map(|f| &*f.display).collect();
     assert_eq!((checked, skipped.len(), files.len()), (787, 20, 807), "{skipped:#?}");
     let templates: Vec<&str> = files
         .iter()
         .filter(|f| matches!(f.status, trainlint::linter::FileStatus::Skipped(trainlint::linter::Skip::Template)))
-        .map(|f| f.display.as_str())
+        .map(|f| &*f.display)
         .collect();
     assert!(templates.len() == 5 && templates.iter().all(|p| p.ends_with("_TEMPLATE.json")), "{templates:#?}");
     let files = checked;

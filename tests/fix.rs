@@ -354,7 +354,7 @@ fn a_file_that_does_not_converge_is_named_and_the_rest_is_fixed() {
                 };
                 diagnostics.push(Diagnostic::new(rule, &source, span, "flip").with_fix(fix));
             }
-            let checked = files.iter().map(|(path, _)| FileEntry { display: (*path).to_owned(), status: FileStatus::Checked("test".into()) }).collect();
+            let checked = files.iter().map(|(path, _)| FileEntry { display: (*path).into(), status: FileStatus::Checked("test".into()) }).collect();
             Ok((checked, diagnostics))
         },
         false,

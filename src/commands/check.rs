@@ -149,7 +149,8 @@ fn parse_per_file_ignores(text: &str) -> Result<PerFileIgnores, String> {
 /// One file found, as the report names it, and what the run did with it.
 #[derive(Clone, Debug)]
 pub struct FileEntry {
-    pub display: String,
+    /// Shared with the file's `SourceFile` (no copy per file).
+    pub display: std::sync::Arc<str>,
     pub status: FileStatus,
 }
 
@@ -540,9 +541,18 @@ pub fn collect_with(
                 settings.loader.clone().with_shell_command(group.manifest.shell.as_ref().and_then(|s| s.command.clone())).with_roots_of(&group.loader);
             group
         };
-        let (found, statuses) = check_group(&group, &group_settings, revision.as_ref())?;
-        diagnostics.extend(found);
-        entries.extend(statuses);
+        let (found, statuses) = check_group(group, &group_settings, revision.as_ref())?;
+        // The first group's lists are taken as they are (one manifest: no copy at all).
+        if diagnostics.is_empty() {
+            diagnostics = found;
+        } else {
+            diagnostics.extend(found);
+        }
+        if entries.is_empty() {
+            entries = statuses;
+        } else {
+            entries.extend(statuses);
+        }
     }
     entries.sort_by(|a: &FileEntry, b: &FileEntry| a.display.cmp(&b.display));
     linter::dedupe(&mut diagnostics, &settings.loader);
@@ -703,7 +713,8 @@ fn group_by_manifest(files: Vec<discover::SourcePath>, settings: &Settings, forc
 }
 
 /// The whole pipeline for files that share settings: per file, curriculum, baseline.
-fn check_group(files: &[discover::SourcePath], settings: &Settings, revision: Option<&Revision>) -> Result<(Vec<Diagnostic>, Vec<FileEntry>), FatalError> {
+fn check_group(files: Vec<discover::SourcePath>, settings: &Settings, revision: Option<&Revision>) -> Result<(Vec<Diagnostic>, Vec<FileEntry>), FatalError> {
+    let touches_curriculum = touches_curriculum(&files, settings);
     // Each file's tree is dropped as soon as it is linted; the resolved config
     // is kept only when the baseline pass compares it. Memory then grows with
     // the findings, not with the number of files.
@@ -712,21 +723,22 @@ fn check_group(files: &[discover::SourcePath], settings: &Settings, revision: Op
         // Suppression comments are read from the file's text (not a skipped file's); a finding keeps its own file.
         suppressions_in: (!matches!(report.status, FileStatus::Skipped(_)) && crate::rules::suppression::may_have_suppressions(&report.document.source))
             .then(|| std::sync::Arc::clone(&report.document.source)),
-        entry: FileEntry { display: report.document.source.display().to_owned(), status: report.status },
+        entry: FileEntry { display: report.document.source.shared_display(), status: report.status },
         resolved: if keep_resolved { report.resolved.map(Box::new) } else { None },
         diagnostics: if settings.shed_folded_infos { shed_folded_infos(report.diagnostics) } else { report.diagnostics },
     })?;
-    let mut diagnostics: Vec<Diagnostic> = Vec::new();
+    // Sized once: growing by doubling would hold up to twice the findings at the end.
+    let mut diagnostics: Vec<Diagnostic> = Vec::with_capacity(reports.iter().map(|r| r.diagnostics.len()).sum());
     let mut sources = Vec::new();
     let mut configs: Vec<ResolvedConfig> = Vec::new();
-    let mut entries = Vec::new();
+    let mut entries = Vec::with_capacity(reports.len());
     for report in reports {
         entries.push(report.entry);
         diagnostics.extend(report.diagnostics);
         sources.extend(report.suppressions_in);
         configs.extend(report.resolved.map(|r| *r));
     }
-    let curriculum = if touches_curriculum(files, settings) {
+    let curriculum = if touches_curriculum {
         let (curriculum, found) = linter::lint_curriculum(settings)?;
         diagnostics.extend(found);
         curriculum
@@ -794,14 +806,31 @@ fn touches_curriculum(files: &[discover::SourcePath], settings: &Settings) -> bo
 }
 
 /// Lints files on all cores, keeping the input order; `keep` picks, on the
-/// worker thread, what of each report outlives it.
-fn check_files<T: Send>(files: &[discover::SourcePath], settings: &Settings, keep: impl Fn(FileReport) -> T + Sync) -> Result<Vec<T>, FatalError> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
-    let chunk = files.len().div_ceil(threads).max(1);
+/// worker thread, what of each report outlives it. Each worker owns its share
+/// of `files` and drops each path once linted.
+fn check_files<T: Send>(files: Vec<discover::SourcePath>, settings: &Settings, keep: impl Fn(FileReport) -> T + Sync) -> Result<Vec<T>, FatalError> {
+    let total = files.len();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(total.max(1));
+    let chunk = total.div_ceil(threads).max(1);
+    let mut parts: Vec<Vec<discover::SourcePath>> = Vec::with_capacity(threads);
+    let mut files = files.into_iter();
+    loop {
+        let part: Vec<_> = files.by_ref().take(chunk).collect();
+        if part.is_empty() {
+            break;
+        }
+        parts.push(part);
+    }
     let keep = &keep;
     std::thread::scope(|scope| {
-        let handles: Vec<_> =
-            files.chunks(chunk).map(|part| scope.spawn(move || part.iter().map(|f| linter::lint_file(f, settings).map(keep)).collect::<Vec<_>>())).collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+        let handles: Vec<_> = parts
+            .into_iter()
+            .map(|part| scope.spawn(move || part.into_iter().map(|f| linter::lint_file(&f, settings).map(keep)).collect::<Vec<_>>()))
+            .collect();
+        let mut kept = Vec::with_capacity(total);
+        for handle in handles {
+            kept.extend(handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        }
+        kept.into_iter().collect()
     })
 }
