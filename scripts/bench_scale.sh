@@ -35,3 +35,14 @@ for n in 1 5 10; do
     for ((k = 0; k < n; k++)); do dirs+=("$work/d$k"); done
     /usr/bin/time -f "$((n * 1000)) files: %e s wall, %M KiB peak" "$repo/target/release/trainlint" check --exit-zero --output-format concise "${dirs[@]}" > /dev/null
 done
+
+# 100× the corpus (issue 27: peak under 100 MiB): ../shared/corpus copied 100 times,
+# `check` in the default human format, which folds infos into counts.
+corpus="$repo/../shared/corpus"
+if [ -d "$corpus" ]; then
+    for ((k = 1; k <= 100; k++)); do cp -r "$corpus" "$work/corpus$k"; done
+    /usr/bin/time -f "100x corpus ($(find "$work"/corpus* -type f | wc -l) files): %e s wall, %M KiB peak" \
+        "$repo/target/release/trainlint" check --exit-zero "$work"/corpus* > /dev/null
+    /usr/bin/time -f "100x corpus, --output-format json: %e s wall, %M KiB peak" \
+        "$repo/target/release/trainlint" check --exit-zero --output-format json "$work"/corpus* > /dev/null
+fi
