@@ -58,6 +58,12 @@ pub const SEQUENCE_LENGTH_KEYS: [&str; 3] = ["max_seq_length", "max_length", "mo
 /// `bf16`/`fp16` (mixed precision), `gradient_checkpointing`,
 /// `flash_attention`/`sdp_attention`, `load_in_4bit`/`load_in_8bit`, TRL's `use_peft`.
 pub fn switches(root: &Node, out: &mut DerivedRoles) {
+    switches_launched(root, out, None);
+}
+
+/// `switches`, for a run launched by `program` (the launch line's, as written): a GRPO script
+/// makes the run GRPO's (`grpo`).
+fn switches_launched(root: &Node, out: &mut DerivedRoles, program: Option<&str>) {
     let truthy = |path: &str| super::truthy(root, path);
     // `pure_bf16` trains "in purely bf16 precision (without AMP)" (`FinetuningArguments`,
     // `hparams/finetuning_args.py`): bf16 weights, no fp32 master copy. `bf16` is AMP.
@@ -104,8 +110,12 @@ pub fn switches(root: &Node, out: &mut DerivedRoles) {
     // TRL's preference trainers: `DPOConfig.loss_type` (`sigmoid`, `ipo`, `hinge`, ...: DPO's family,
     // with a reference model; trl `trainer/dpo_config.py`); without it, `beta` with `max_prompt_length`
     // is a paired preference config (DPOConfig, ORPOConfig and CPOConfig all have both) whose
-    // reference model is not known: paired sequences, no reference counted.
-    if let Some(loss) = root.get("loss_type").filter(|l| l.as_str().is_some_and(|s| s.parse::<crate::schema::typed::Preference>().is_ok())) {
+    // reference model is not known: paired sequences, no reference counted. GRPOConfig has
+    // `beta` (its KL coefficient) and `max_prompt_length` too, and `loss_type` (0.17+: `grpo`,
+    // `bnpo`, `dr_grpo`): a GRPO run is no preference pair (`grpo`).
+    let grpo = grpo(root, out, program);
+    if grpo {
+    } else if let Some(loss) = root.get("loss_type").filter(|l| l.as_str().is_some_and(|s| s.parse::<crate::schema::typed::Preference>().is_ok())) {
         // `precompute_ref_log_probs: true` (TRL `DPOConfig`) computes the reference log-probabilities
         // before training: the pair is still concatenated, and no reference model is held then.
         let dpo = loss.as_str().and_then(|s| s.parse::<crate::schema::typed::Preference>().ok()) == Some(crate::schema::typed::Preference::Dpo);
@@ -138,7 +148,6 @@ pub fn switches(root: &Node, out: &mut DerivedRoles) {
     // TRL's `SFTConfig.use_liger` (0.12–0.17: "Monkey patch the model with Liger kernels to increase
     // throughput and reduce memory usage", deprecated for `use_liger_kernel` in 0.16, removed in
     // trl PR #3364) did the same.
-    grpo(root, out);
     if let Some(key) = ["use_liger_kernel", "use_liger"].into_iter().find(|k| truthy(k)) {
         out.push(Role::Logits, "fused".into(), key);
     }
@@ -193,21 +202,90 @@ pub fn switches(root: &Node, out: &mut DerivedRoles) {
 /// A config that does not state `num_generations` is GRPO's when it has the keys only GRPOConfig
 /// has: `reward_funcs`/`reward_weights` (open-r1's `GRPOScriptArguments`, GRPOConfig 0.16+), or
 /// `max_completion_length` with vLLM generation settings (`use_vllm`, `vllm_device`,
-/// `vllm_gpu_memory_utilization`, `vllm_mode`).
-fn grpo(root: &Node, out: &mut DerivedRoles) {
+/// `vllm_gpu_memory_utilization`, `vllm_mode`), or when the launch line's program is a GRPO
+/// script (`grpo_program`: open-r1's `src/open_r1/grpo.py` @bd0e15b parses
+/// `TrlParser((GRPOScriptArguments, GRPOConfig, ModelConfig))` and builds a `GRPOTrainer`).
+///
+/// A GRPO run also gets what the memory model reads (`estimate::grpo`): `max_completion_length`
+/// (GRPOConfig's default 256 in every release 0.14–0.29), the length of a trained sequence,
+/// prompt + completion (`GRPOTrainer.compute_loss` @v0.14.0 concatenates the prompt, left-truncated
+/// to `max_prompt_length`, default 512 through 0.25, with its completion), the KL coefficient
+/// `beta` as stated (its default moved from 0.04 to 0.0 in 0.19: the estimate reads it by release),
+/// `use_vllm` and `ds3_gather_for_generation` (0.15+). Whether the run is GRPO's is returned.
+fn grpo(root: &Node, out: &mut DerivedRoles, program: Option<&str>) -> bool {
     for (role, key) in [(Role::Generations, "num_generations"), (Role::GenerationSteps, "steps_per_generation"), (Role::GenerationBatch, "generation_batch_size")] {
         if let Some(node) = root.get(key).filter(|n| n.to_json().is_u64()) {
             out.push(role, node.to_json(), key);
         }
     }
-    if root.get("num_generations").is_some() {
-        return;
-    }
     let vllm = ["use_vllm", "vllm_device", "vllm_gpu_memory_utilization", "vllm_mode"].into_iter().find(|k| root.get(k).is_some());
     let marker = ["reward_funcs", "reward_weights"].into_iter().find(|k| root.get(k).is_some()).or(vllm.filter(|_| root.get("max_completion_length").is_some()));
-    if let Some(anchor) = marker {
+    // A GRPO program with flags: the defaults are shown at the first GRPO or batch key it has.
+    let by_program = program.filter(|p| grpo_program(p)).and_then(|_| {
+        ["max_completion_length", "max_prompt_length", "per_device_train_batch_size", "model_name_or_path"].into_iter().find(|k| root.get(k).is_some())
+    });
+    let anchor = if root.get("num_generations").is_some() { "num_generations" } else if let Some(anchor) = marker.or(by_program) { anchor } else { return false };
+    if root.get("num_generations").is_none() {
         out.push_default(Role::Generations, 8.into(), "num_generations", anchor);
     }
+    let length = |key: &str| root.get(key).and_then(|n| n.to_json().as_u64());
+    let completion = length("max_completion_length");
+    match completion {
+        Some(tokens) => out.push(Role::CompletionLength, tokens.into(), "max_completion_length"),
+        None => out.push_default(Role::CompletionLength, 256.into(), "max_completion_length", anchor),
+    }
+    let prompt = length("max_prompt_length").unwrap_or(512);
+    let at = ["max_completion_length", "max_prompt_length"].into_iter().find(|k| root.get(k).is_some()).unwrap_or(anchor);
+    out.push_default(Role::SequenceLength, (prompt + completion.unwrap_or(256)).into(), "max_prompt_length + max_completion_length", at);
+    if let Some(beta) = root.get("beta").filter(|n| n.to_json().is_number()) {
+        out.push(Role::KlCoefficient, beta.to_json(), "beta");
+    }
+    for (role, key) in [(Role::VllmGeneration, "use_vllm"), (Role::GatherForGeneration, "ds3_gather_for_generation")] {
+        if root.get(key).is_some() {
+            out.push(role, super::truthy(root, key).into(), key);
+        }
+    }
+    true
+}
+
+/// GRPOConfig's own keys by the release that added them (the fields of `trl/trainer/grpo_config.py`
+/// at each tag against the one before; `TrainingArguments` keys it re-declares, such as `bf16` and
+/// `logging_steps` in 0.19, and `reward_weights`, which open-r1's script arguments may carry, are
+/// left out). TRL's parser refuses a key its GRPOConfig does not have (`TrlParser`,
+/// `HfArgumentParser`), so a config that writes one runs on that release or a later one.
+const GRPO_KEYS_SINCE: [(u64, &[&str]); 4] = [
+    (15, &["ds3_gather_for_generation", "log_completions", "sync_ref_model", "ref_model_sync_steps", "ref_model_mixup_alpha", "vllm_dtype", "vllm_max_model_len"]),
+    (
+        16,
+        &[
+            "num_iterations",
+            "epsilon",
+            "epsilon_high",
+            "scale_rewards",
+            "vllm_server_host",
+            "vllm_server_port",
+            "vllm_server_timeout",
+            "vllm_guided_decoding_regex",
+            "vllm_enable_prefix_caching",
+            "cache_implementation",
+        ],
+    ),
+    (17, &["mask_truncated_completions", "use_liger_loss", "num_completions_to_print", "wandb_log_unique_prompts"]),
+    (18, &["steps_per_generation", "generation_batch_size", "vllm_mode", "vllm_server_base_url", "vllm_tensor_parallel_size"]),
+];
+
+/// The newest TRL minor release (0.x) whose GRPOConfig key the config writes, with the key: the
+/// oldest release the run can be launched on (`GRPO_KEYS_SINCE`).
+pub fn grpo_release_floor(root: &Node) -> Option<(u64, &'static str)> {
+    GRPO_KEYS_SINCE.iter().rev().find_map(|(minor, keys)| keys.iter().find(|k| root.get(k).is_some()).map(|k| (*minor, *k)))
+}
+
+/// A launch line's program that runs TRL's GRPO: a Python script named for it (open-r1's
+/// `src/open_r1/grpo.py`, TRL's `trl/scripts/grpo.py`, `train_grpo.py`), `grpo` a whole word of
+/// its name. (TRL's own command line, `trl grpo`, is not a launch line trainlint reads yet.)
+pub fn grpo_program(program: &str) -> bool {
+    let name = program.rsplit(['/', '\\']).next().unwrap_or(program).to_ascii_lowercase();
+    name.strip_suffix(".py").unwrap_or(&name).split(|c: char| !c.is_ascii_alphanumeric()).any(|word| word == "grpo")
 }
 
 /// Flat TrainingArguments, for the migrations (MIG004): two or more HF keys
@@ -266,8 +344,12 @@ impl Framework for HfTrainer {
     }
 
     fn derived(&self, root: &Node) -> Vec<super::Derived> {
+        self.derived_launched(root, None)
+    }
+
+    fn derived_launched(&self, root: &Node, program: Option<&str>) -> Vec<super::Derived> {
         let mut out = DerivedRoles::default();
-        switches(root, &mut out);
+        switches_launched(root, &mut out, program);
         out.0
     }
 
