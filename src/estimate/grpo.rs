@@ -188,16 +188,7 @@ pub fn read(resolved: &ResolvedConfig, release: Release) -> Option<Grpo> {
             }
         },
     };
-    Some(Grpo {
-        release,
-        generations,
-        completion,
-        sequences_per_sample: if release == Release::V0_14 { g } else { 1.0 },
-        generated,
-        reference,
-        gathers,
-        vllm,
-    })
+    Some(Grpo { release, generations, completion, sequences_per_sample: if release == Release::V0_14 { g } else { 1.0 }, generated, reference, gathers, vllm })
 }
 
 /// The note that says which release the estimate prices, and what the band spans.

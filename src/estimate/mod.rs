@@ -548,11 +548,7 @@ impl MemoryModel {
         if self.calibration.is_some() {
             return end(&self.band, &band::Parts { total: self.total(micro), context: self.context, ..Default::default() });
         }
-        Phase::ALL
-            .into_iter()
-            .filter(|p| self.happens(*p))
-            .map(|p| end(&self.band, &self.parts_at(micro, p)))
-            .fold(0.0, f64::max)
+        Phase::ALL.into_iter().filter(|p| self.happens(*p)).map(|p| end(&self.band, &self.parts_at(micro, p))).fold(0.0, f64::max)
     }
 
     /// The lowest the card may hold at `micro` (the band's low end; above usable memory: MEM001);

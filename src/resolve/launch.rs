@@ -276,7 +276,15 @@ pub fn linked(settings: &Settings, config: &Path) -> Option<Linked> {
                 with_flags = Some((f.path.clone(), f.display.clone(), f.launch.line));
             }
             if !found.iter().any(|(d, l, ..)| *d == f.display && *l == f.launch.line) {
-                found.push((f.display.clone(), f.launch.line, f.world, f.what.clone(), f.launch.overrides.clone(), f.accelerate.clone(), f.launch.script.clone()));
+                found.push((
+                    f.display.clone(),
+                    f.launch.line,
+                    f.world,
+                    f.what.clone(),
+                    f.launch.overrides.clone(),
+                    f.accelerate.clone(),
+                    f.launch.script.clone(),
+                ));
             }
         }
     }
@@ -287,7 +295,14 @@ pub fn linked(settings: &Settings, config: &Path) -> Option<Linked> {
     let (file, line, world, what, overrides, accelerate, program) = found[0].clone();
     let others: Vec<String> = found[1..].iter().filter_map(|(f, l, w, ..)| w.filter(|w| Some(*w) != world).map(|w| format!("{w} from {f}:{l}"))).collect();
     let also = if others.is_empty() { String::new() } else { format!("; the smallest of the worlds its launches give, also {}", others.join(", ")) };
-    Some(Linked { world: world.map(|w| (w, format!("{file}:{line} ({what}{also})"))), overrides, at: Some(format!("{file}:{line}")), with_flags, accelerate, program })
+    Some(Linked {
+        world: world.map(|w| (w, format!("{file}:{line} ({what}{also})"))),
+        overrides,
+        at: Some(format!("{file}:{line}")),
+        with_flags,
+        accelerate,
+        program,
+    })
 }
 
 /// The string literal passed as `name=` in a Python call (`config_name="train.yaml"`).
