@@ -137,6 +137,32 @@ fn grpo_by_trl_release_on_the_open_r1_readme_command() {
     assert!(note.starts_with("no file states the project's TRL version: GRPO priced as TRL 0.19 and later"), "{note}");
 }
 
+/// A recipe with no GRPO key is GRPO's when the launch that passes it runs a GRPO script (open-r1's
+/// `grpo.py --config recipes/…/config.yaml`): the program reaches the dialect through the launch.
+#[test]
+fn a_recipe_launched_by_a_grpo_script_is_grpo() {
+    let dir = common::fresh_dir("grpo-linked");
+    std::fs::create_dir_all(dir.join(".git")).unwrap();
+    std::fs::create_dir_all(dir.join("recipes")).unwrap();
+    let recipe = "model_name_or_path: Qwen/Qwen2.5-1.5B-Instruct\nbf16: true\nper_device_train_batch_size: 4\nmax_prompt_length: 512\noutput_dir: out\nlogging_steps: 10\n";
+    std::fs::write(dir.join("recipes/config.yaml"), recipe).unwrap();
+    let estimate_of = |script: &str| {
+        std::fs::write(dir.join("train.sh"), format!("torchrun --nproc_per_node 2 src/{script} --config recipes/config.yaml\n")).unwrap();
+        let output = common::trainlint_in(&dir, &["estimate", "--output-format", "json", "recipes/config.yaml", "--gpu", "a100-80gb"]);
+        let value: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap_or_else(|e| panic!("{e}: {}", common::stderr(&output)));
+        value["estimates"][0].clone()
+    };
+    let grpo = estimate_of("grpo.py");
+    let notes = grpo["notes"].to_string();
+    assert!(notes.contains("GRPO priced as"), "{grpo:#}");
+    // 512 prompt + 256 completion tokens (GRPOConfig's default), the logits of 257 of them.
+    assert!(notes.contains("the estimate is at 768 tokens per sample"), "{notes}");
+    assert!(grpo["components"].to_string().contains("257 completion tokens"), "{grpo:#}");
+    let sft = estimate_of("sft.py");
+    assert!(!sft["notes"].to_string().contains("GRPO"), "{sft:#}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn zero2_through_the_command_line() {
     let path = temp_config(

@@ -441,3 +441,66 @@ pub const HF_SHARDING: [(&str, &str); 3] = [
     ("fsdp", "the run shards with a PyTorch FSDP strategy other than full sharding, which trainlint does not model yet"),
     ("fsdp_config", "the run shards with a PyTorch FSDP strategy other than full sharding, which trainlint does not model yet"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn derived(text: &str, program: Option<&str>) -> Vec<(Role, serde_json::Value, String)> {
+        let root = crate::load::yaml::parse(text).expect("valid YAML").root;
+        HfTrainer.derived_launched(&root, program).into_iter().map(|d| (d.role, d.value, d.path)).collect()
+    }
+
+    fn role(all: &[(Role, serde_json::Value, String)], role: Role) -> Option<serde_json::Value> {
+        all.iter().find(|(r, _, _)| *r == role).map(|(_, v, _)| v.clone())
+    }
+
+    #[test]
+    fn grpo_programs_by_name() {
+        for program in ["src/open_r1/grpo.py", "grpo.py", "train_grpo.py", "/opt/trl/trl/scripts/grpo.py", "GRPO-train.py"] {
+            assert!(grpo_program(program), "{program}");
+        }
+        // `grpo` must be a whole word of the name.
+        for program in ["src/open_r1/sft.py", "train.py", "agrpo.py", "dpo.py", "grpo/sft.py"] {
+            assert!(!grpo_program(program), "{program}");
+        }
+    }
+
+    #[test]
+    fn the_open_r1_readme_command_is_grpo_by_its_program() {
+        // open-r1's README command of 2025-01-29: no GRPO key among its flags, `grpo.py` its program.
+        let flags = "model_name_or_path: deepseek-ai/DeepSeek-R1-Distill-Qwen-7B\nmax_prompt_length: 256\nper_device_train_batch_size: 1\nbf16: true\n";
+        assert_eq!(role(&derived(flags, None), Role::Generations), None);
+        let grpo = derived(flags, Some("src/open_r1/grpo.py"));
+        assert_eq!(role(&grpo, Role::Generations), Some(8.into()));
+        assert_eq!(role(&grpo, Role::CompletionLength), Some(256.into()));
+        // prompt 256 + GRPOConfig's default completion 256.
+        assert_eq!(role(&grpo, Role::SequenceLength), Some(512.into()));
+        assert_eq!(role(&derived(flags, Some("src/open_r1/sft.py")), Role::Generations), None);
+    }
+
+    #[test]
+    fn grpo_beta_is_its_kl_coefficient_not_a_preference_pair() {
+        // DPOConfig has `beta` and `max_prompt_length`: a paired preference config.
+        let dpo = derived("beta: 0.1\nmax_prompt_length: 512\nmax_length: 1024\n", None);
+        assert_eq!(role(&dpo, Role::Preference), Some("paired".into()));
+        // GRPOConfig has both too: with `num_generations` it is GRPO's, `beta` its KL coefficient.
+        let grpo = derived("beta: 0.0\nmax_prompt_length: 512\nmax_completion_length: 1024\nnum_generations: 16\nuse_vllm: true\n", None);
+        assert_eq!(role(&grpo, Role::Preference), None);
+        assert_eq!(role(&grpo, Role::KlCoefficient), Some(serde_json::json!(0.0)));
+        assert_eq!(role(&grpo, Role::SequenceLength), Some(1536.into()));
+        assert_eq!(role(&grpo, Role::VllmGeneration), Some(true.into()));
+        // The same flags launched by a GRPO script.
+        let launched = derived("beta: 0.04\nmax_prompt_length: 512\n", Some("grpo.py"));
+        assert_eq!(role(&launched, Role::Preference), None);
+        assert_eq!(role(&launched, Role::Generations), Some(8.into()));
+    }
+
+    #[test]
+    fn grpo_keys_raise_the_oldest_release() {
+        let root = |text: &str| crate::load::yaml::parse(text).expect("valid YAML").root;
+        assert_eq!(grpo_release_floor(&root("num_generations: 8\nuse_vllm: true\n")), None);
+        assert_eq!(grpo_release_floor(&root("num_generations: 8\nds3_gather_for_generation: false\n")), Some((15, "ds3_gather_for_generation")));
+        assert_eq!(grpo_release_floor(&root("log_completions: true\nvllm_mode: colocate\n")), Some((18, "vllm_mode")));
+    }
+}
