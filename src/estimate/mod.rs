@@ -59,6 +59,10 @@ pub struct MemoryModel {
     /// Gradient accumulation keeps the gradients alive through the next micro batches'
     /// backward (`Live::Gradients` rows count at the loss's backward too).
     gradients_in_backward: bool,
+    /// GRPO generates in every micro step (TRL 0.14–0.16), so the earlier micro batches'
+    /// gradients are alive while it generates; from 0.17 it generates once per window, before
+    /// its first backward (`grpo::Release`).
+    generates_each_micro_batch: bool,
     /// The measured uncertainty for this kind of run (`band`).
     pub band: Band,
     /// The CUDA context's bytes (not a tensor: the band and the allocator's reserve leave it out).
@@ -306,6 +310,7 @@ impl MemoryModel {
             notes,
             calibration: None,
             gradients_in_backward,
+            generates_each_micro_batch: run.grpo.as_ref().is_some_and(|g| g.release <= grpo::Release::V0_16),
             band,
             context,
             floor: None,
@@ -394,14 +399,15 @@ impl MemoryModel {
     }
 
     /// Whether a row is alive at a moment of the step. While GRPO generates, the gradients of the
-    /// micro batches before are alive when the run accumulates (TRL 0.14–0.16 generate in every
-    /// micro step).
+    /// micro batches before are alive when the run accumulates and TRL 0.14–0.16 generate in
+    /// every micro step.
     fn alive(&self, live: Live, phase: Phase) -> bool {
         match (live, phase) {
             (Live::Always, _) | (Live::Backward, Phase::Backward | Phase::Recompute) | (Live::Loss, Phase::Backward) => true,
             (Live::Recompute, Phase::Recompute) | (Live::Gradients, Phase::Recompute | Phase::Step) | (Live::Step, Phase::Step) => true,
             (Live::Generation, Phase::Generation) => true,
-            (Live::Gradients, Phase::Backward | Phase::Generation) | (Live::Accumulating, Phase::Backward | Phase::Recompute) => self.gradients_in_backward,
+            (Live::Gradients, Phase::Generation) => self.gradients_in_backward && self.generates_each_micro_batch,
+            (Live::Gradients, Phase::Backward) | (Live::Accumulating, Phase::Backward | Phase::Recompute) => self.gradients_in_backward,
             _ => false,
         }
     }
