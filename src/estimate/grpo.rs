@@ -143,16 +143,16 @@ pub fn candidates(resolved: &ResolvedConfig, settings: &Settings) -> (Vec<Releas
             out.push(release);
         }
     }
-    let stated = sources.first().cloned();
-    let mut why = stated.map(|source| format!("as {source} states"));
+    sources.dedup();
+    let mut why: Vec<String> = sources;
     if let Some((minor, key)) = crate::dialects::hf_trainer::grpo_release_floor(&resolved.tree) {
         let kept: Vec<Release> = out.iter().copied().filter(|r| r.minor() >= minor).collect();
         if !kept.is_empty() && kept.len() < out.len() {
             out = kept;
-            let said = format!("`{key}` is a GRPOConfig key since TRL 0.{minor}");
-            why = Some(why.map_or(said.clone(), |w| format!("{w}; {said}")));
+            why.push(format!("`{key}`, a GRPOConfig key since TRL 0.{minor}"));
         }
     }
+    let why = (!why.is_empty()).then(|| why.join(" and "));
     if out.is_empty() {
         // Declarations that exclude every release (a version older than GRPO): the newest is priced.
         out.push(Release::V0_19);
@@ -201,12 +201,12 @@ pub fn note(run: &Grpo, releases: &[Release], why: Option<&str>) -> String {
     };
     let priced = format!("{} ({})", run.release.name(), what(run.release));
     match (releases.len(), why) {
-        (1, Some(why)) => format!("GRPO priced as {priced}, {why}"),
+        (1, Some(why)) => format!("GRPO priced as {priced}, from {why}"),
         (1, None) => format!("GRPO priced as {priced}"),
         (_, why) => {
             let (first, last) = (releases[0], releases[releases.len() - 1]);
             let span = format!("{} to {}", first.name(), last.name().trim_start_matches("TRL "));
-            let known = why.map_or("no file states the project's TRL version".to_owned(), |w| format!("the TRL release is not settled ({w})"));
+            let known = why.map_or("no file states the project's TRL version".to_owned(), |w| format!("the TRL release is one of {span} ({w})"));
             let oldest = if first == Release::V0_14 { format!(" (TRL 0.14: {})", what(Release::V0_14)) } else { String::new() };
             format!(
                 "{known}: GRPO priced as {priced} (assumed: the newest); the band runs from the cheapest to the costliest of {span}{oldest}, so only a run none of them fits is out of memory for sure (MEM001)"
