@@ -209,7 +209,7 @@ pub fn note(run: &Grpo, releases: &[Release], why: Option<&str>) -> String {
             let known = why.map_or("no file states the project's TRL version".to_owned(), |w| format!("the TRL release is one of {span} ({w})"));
             let oldest = if first == Release::V0_14 { format!(" (TRL 0.14: {})", what(Release::V0_14)) } else { String::new() };
             format!(
-                "{known}: GRPO priced as {priced} (assumed: the newest); the band runs from the cheapest to the costliest of {span}{oldest}, so only a run none of them fits is out of memory for sure (MEM001)"
+                "{known}: GRPO priced as {priced} (assumed: the newest); the band runs from the cheapest to the costliest of {span}{oldest}, so only a run none of them fits is out of memory for sure (MEM001); the manifest's `[frameworks] trl` or a pin settles it"
             )
         }
     }
