@@ -147,8 +147,10 @@ fn switches_launched(root: &Node, out: &mut DerivedRoles, program: Option<&str>)
     // `fused_linear_cross_entropy=True` by default): the logits are never materialised whole.
     // TRL's `SFTConfig.use_liger` (0.12–0.17: "Monkey patch the model with Liger kernels to increase
     // throughput and reduce memory usage", deprecated for `use_liger_kernel` in 0.16, removed in
-    // trl PR #3364) did the same.
-    if let Some(key) = ["use_liger_kernel", "use_liger"].into_iter().find(|k| truthy(k)) {
+    // trl PR #3364) did the same. GRPOConfig's `use_liger_loss` (0.17+: "Whether to use the Liger
+    // GRPO loss", `GRPOTrainer.compute_liger_loss` @v0.17.0 with `LigerFusedLinearGRPOLoss`)
+    // computes the loss from the last hidden states, chunk by chunk.
+    if let Some(key) = ["use_liger_kernel", "use_liger", "use_liger_loss"].into_iter().find(|k| truthy(k)) {
         out.push(Role::Logits, "fused".into(), key);
     }
     if full_shard(root) {
@@ -502,5 +504,7 @@ mod tests {
         assert_eq!(grpo_release_floor(&root("num_generations: 8\nuse_vllm: true\n")), None);
         assert_eq!(grpo_release_floor(&root("num_generations: 8\nds3_gather_for_generation: false\n")), Some((15, "ds3_gather_for_generation")));
         assert_eq!(grpo_release_floor(&root("log_completions: true\nvllm_mode: colocate\n")), Some((18, "vllm_mode")));
+        // Liger's GRPO loss never makes the logits whole.
+        assert_eq!(role(&derived("num_generations: 8\nuse_liger_loss: true\n", None), Role::Logits), Some("fused".into()));
     }
 }

@@ -53,7 +53,8 @@ impl MemoryComponent for Logits {
             return Ok(vec![]);
         }
         let (Some(s), Some(v)) = (run.number(Role::SequenceLength), run.number(Role::VocabSize)) else { return Ok(vec![]) };
-        if let Some(grpo) = &run.grpo {
+        // GRPO's own log-probabilities, unless a fused loss never makes the logits whole (Liger's).
+        if let Some(grpo) = run.grpo.as_ref().filter(|_| run.typed::<Loss>() != Some(Loss::Fused)) {
             return Ok(vec![grpo_logits(run, grpo, s, v)]);
         }
         let logits = run.typed::<Loss>().unwrap_or_else(|| {
