@@ -26,6 +26,12 @@ const CASES: &[(&str, &str, &[&str])] = &[
     ("zero3", "fixtures/published/llama_factory/llamafactory-5977/llama3_full_sft.yaml", &["--gpu", "rtx-3090", "--world-size", "8"]),
     // torchtune's full DPO on the 4 GPUs its header names: the frozen reference model.
     ("dpo-reference", "../shared/corpus/pytorch__torchtune/recipes/configs/llama3_1/8B_full_dpo.yaml", &["--gpu", "rtx-4090"]),
+    // open-r1's README GRPO command (ZeRO-3, 8 processes, no vLLM), TRL's release not stated: priced
+    // as the newest, whose peak is the generation: the whole policy gathered and the KV cache.
+    ("grpo-generation", "fixtures/published/hf/trl-openr1-100/train.sh", &["--gpu", "a100-40gb"]),
+    // The same command on TRL 0.14 (`trl==0.14.0`): each prompt trained as 8 completions, with
+    // the reference model; GRPO's log-probabilities over the completion tokens.
+    ("grpo-trl-0.14", "fixtures/memory/grpo_trl014/train.sh", &["--gpu", "a100-40gb"]),
     // Fusion models that train a share of their parameters.
     ("vision-partial", "fixtures/memory/torchtune_llama3_2_vision_11B_full.yaml", &["--gpu", "rtx-4090", "--world-size", "4"]),
 ];

@@ -85,6 +85,84 @@ fn component(estimate: &serde_json::Value, name: &str) -> f64 {
         .unwrap()
 }
 
+/// A row of the other moment of the step (`off_peak`), by the start of its name.
+fn off_peak(estimate: &serde_json::Value, name: &str) -> f64 {
+    estimate["off_peak"]["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"].as_str().unwrap().starts_with(name))
+        .unwrap_or_else(|| panic!("no {name} off the peak in {estimate:#}"))["bytes"]
+        .as_f64()
+        .unwrap()
+}
+
+/// open-r1's README GRPO command of 2025-01-29 (open-r1 issue 100, an OOM on A100 40GB):
+/// DeepSeek-R1-Distill-Qwen-7B (Qwen2.5-7B's shape: 7,615,616,512 parameters, 28 layers, 4 KV heads
+/// of 128, vocabulary 152,064) under ZeRO-3 over 8 processes in bf16, per-device batch 1,
+/// `max_prompt_length` 256 + `max_completion_length` 256 (GRPOConfig's default) = 512 tokens,
+/// `num_generations` 8 (its default), no vLLM. TRL 0.14 and the newest release price it differently
+/// (`estimate::grpo`).
+#[test]
+fn grpo_by_trl_release_on_the_open_r1_readme_command() {
+    let gpu = ["--gpu", "a100-40gb"];
+    // `trl==0.14.0` (the fixture's requirements.txt): the per-device batch counts prompts.
+    let old = estimate(std::path::Path::new("fixtures/memory/grpo_trl014/train.sh"), &gpu);
+    assert_eq!(old["peak_phase"], "backward", "{old:#}");
+    // The reference model (always loaded in 0.14), sharded by ZeRO-3: 7,615,616,512 × 2 B ÷ 8.
+    assert_eq!(component(&old, "reference model"), 1_903_904_128.0);
+    // GRPO's log-probabilities: 8 completions × (256 + 1) kept logits × 152,064 × (2 + 2) B.
+    assert_eq!(component(&old, "logits"), 1_250_574_336.0);
+    // Generation, the other moment: the whole policy gathered, 7,615,616,512 × 2 B, and the KV
+    // cache of 8 completions × 512 tokens × 28 layers × 2 × 4 × 128 × 2 B (57,344 B a token).
+    assert_eq!(off_peak(&old, "GRPO generation: policy gathered"), 15_231_233_024.0);
+    assert_eq!(off_peak(&old, "GRPO generation: KV cache"), 234_881_024.0);
+    // No version stated: priced as the newest release (0.19+: one completion per sample, generated
+    // for the 16 accumulation steps at once, `beta` 0 by default: no reference model), whose peak
+    // is the generation: 16 × 512 × 57,344 B of KV cache.
+    let new = estimate(std::path::Path::new("fixtures/published/hf/trl-openr1-100/train.sh"), &gpu);
+    assert_eq!(new["peak_phase"], "generation", "{new:#}");
+    assert_eq!(component(&new, "GRPO generation: policy gathered"), 15_231_233_024.0);
+    assert_eq!(component(&new, "GRPO generation: KV cache"), 469_762_048.0);
+    assert!(new["components"].as_array().unwrap().iter().all(|c| c["name"] != "reference model"), "{new:#}");
+    // 0.14 trains each prompt as its 8 completions: 8 × the activations of one.
+    let one = off_peak(&new, "activations (transformer)");
+    assert!((component(&old, "activations (transformer)") / one - 8.0).abs() < 1e-9);
+    // Unsettled, the band spans both: its high end covers 0.14's, its low end is no higher than
+    // the newest's own; the OOM is predicted (MEM002: the lengths only cap the samples).
+    assert!(new["high_bytes"].as_f64() >= old["high_bytes"].as_f64(), "{new:#}");
+    assert!(new["low_bytes"].as_f64() <= old["low_bytes"].as_f64(), "{new:#}");
+    assert_eq!((old["verdict"].as_str(), new["verdict"].as_str()), (Some("may-not-fit"), Some("may-not-fit")));
+    let note = new["notes"].as_array().unwrap().iter().filter_map(|n| n.as_str()).find(|n| n.contains("GRPO priced as")).unwrap_or_default().to_owned();
+    assert!(note.starts_with("no file states the project's TRL version: GRPO priced as TRL 0.19 and later"), "{note}");
+}
+
+/// A recipe with no GRPO key is GRPO's when the launch that passes it runs a GRPO script (open-r1's
+/// `grpo.py --config recipes/…/config.yaml`): the program reaches the dialect through the launch.
+#[test]
+fn a_recipe_launched_by_a_grpo_script_is_grpo() {
+    let dir = common::fresh_dir("grpo-linked");
+    std::fs::create_dir_all(dir.join(".git")).unwrap();
+    std::fs::create_dir_all(dir.join("recipes")).unwrap();
+    let recipe = "model_name_or_path: Qwen/Qwen2.5-1.5B-Instruct\nbf16: true\nper_device_train_batch_size: 4\nmax_prompt_length: 512\noutput_dir: out\nlogging_steps: 10\n";
+    std::fs::write(dir.join("recipes/config.yaml"), recipe).unwrap();
+    let estimate_of = |script: &str| {
+        std::fs::write(dir.join("train.sh"), format!("torchrun --nproc_per_node 2 src/{script} --config recipes/config.yaml\n")).unwrap();
+        let output = common::trainlint_in(&dir, &["estimate", "--output-format", "json", "recipes/config.yaml", "--gpu", "a100-80gb"]);
+        let value: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap_or_else(|e| panic!("{e}: {}", common::stderr(&output)));
+        value["estimates"][0].clone()
+    };
+    let grpo = estimate_of("grpo.py");
+    let notes = grpo["notes"].to_string();
+    assert!(notes.contains("GRPO priced as"), "{grpo:#}");
+    // 512 prompt + 256 completion tokens (GRPOConfig's default), the logits of 257 of them.
+    assert!(notes.contains("the estimate is at 768 tokens per sample"), "{notes}");
+    assert!(grpo["components"].to_string().contains("257 completion tokens"), "{grpo:#}");
+    let sft = estimate_of("sft.py");
+    assert!(!sft["notes"].to_string().contains("GRPO"), "{sft:#}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn zero2_through_the_command_line() {
     let path = temp_config(

@@ -58,6 +58,12 @@ pub const SEQUENCE_LENGTH_KEYS: [&str; 3] = ["max_seq_length", "max_length", "mo
 /// `bf16`/`fp16` (mixed precision), `gradient_checkpointing`,
 /// `flash_attention`/`sdp_attention`, `load_in_4bit`/`load_in_8bit`, TRL's `use_peft`.
 pub fn switches(root: &Node, out: &mut DerivedRoles) {
+    switches_launched(root, out, None);
+}
+
+/// `switches`, for a run launched by `program` (the launch line's, as written): a GRPO script
+/// makes the run GRPO's (`grpo`).
+fn switches_launched(root: &Node, out: &mut DerivedRoles, program: Option<&str>) {
     let truthy = |path: &str| super::truthy(root, path);
     // `pure_bf16` trains "in purely bf16 precision (without AMP)" (`FinetuningArguments`,
     // `hparams/finetuning_args.py`): bf16 weights, no fp32 master copy. `bf16` is AMP.
@@ -104,8 +110,12 @@ pub fn switches(root: &Node, out: &mut DerivedRoles) {
     // TRL's preference trainers: `DPOConfig.loss_type` (`sigmoid`, `ipo`, `hinge`, ...: DPO's family,
     // with a reference model; trl `trainer/dpo_config.py`); without it, `beta` with `max_prompt_length`
     // is a paired preference config (DPOConfig, ORPOConfig and CPOConfig all have both) whose
-    // reference model is not known: paired sequences, no reference counted.
-    if let Some(loss) = root.get("loss_type").filter(|l| l.as_str().is_some_and(|s| s.parse::<crate::schema::typed::Preference>().is_ok())) {
+    // reference model is not known: paired sequences, no reference counted. GRPOConfig has
+    // `beta` (its KL coefficient) and `max_prompt_length` too, and `loss_type` (0.17+: `grpo`,
+    // `bnpo`, `dr_grpo`): a GRPO run is no preference pair (`grpo`).
+    let grpo = grpo(root, out, program);
+    if grpo {
+    } else if let Some(loss) = root.get("loss_type").filter(|l| l.as_str().is_some_and(|s| s.parse::<crate::schema::typed::Preference>().is_ok())) {
         // `precompute_ref_log_probs: true` (TRL `DPOConfig`) computes the reference log-probabilities
         // before training: the pair is still concatenated, and no reference model is held then.
         let dpo = loss.as_str().and_then(|s| s.parse::<crate::schema::typed::Preference>().ok()) == Some(crate::schema::typed::Preference::Dpo);
@@ -137,9 +147,10 @@ pub fn switches(root: &Node, out: &mut DerivedRoles) {
     // `fused_linear_cross_entropy=True` by default): the logits are never materialised whole.
     // TRL's `SFTConfig.use_liger` (0.12–0.17: "Monkey patch the model with Liger kernels to increase
     // throughput and reduce memory usage", deprecated for `use_liger_kernel` in 0.16, removed in
-    // trl PR #3364) did the same.
-    grpo(root, out);
-    if let Some(key) = ["use_liger_kernel", "use_liger"].into_iter().find(|k| truthy(k)) {
+    // trl PR #3364) did the same. GRPOConfig's `use_liger_loss` (0.17+: "Whether to use the Liger
+    // GRPO loss", `GRPOTrainer.compute_liger_loss` @v0.17.0 with `LigerFusedLinearGRPOLoss`)
+    // computes the loss from the last hidden states, chunk by chunk.
+    if let Some(key) = ["use_liger_kernel", "use_liger", "use_liger_loss"].into_iter().find(|k| truthy(k)) {
         out.push(Role::Logits, "fused".into(), key);
     }
     if full_shard(root) {
@@ -193,21 +204,90 @@ pub fn switches(root: &Node, out: &mut DerivedRoles) {
 /// A config that does not state `num_generations` is GRPO's when it has the keys only GRPOConfig
 /// has: `reward_funcs`/`reward_weights` (open-r1's `GRPOScriptArguments`, GRPOConfig 0.16+), or
 /// `max_completion_length` with vLLM generation settings (`use_vllm`, `vllm_device`,
-/// `vllm_gpu_memory_utilization`, `vllm_mode`).
-fn grpo(root: &Node, out: &mut DerivedRoles) {
+/// `vllm_gpu_memory_utilization`, `vllm_mode`), or when the launch line's program is a GRPO
+/// script (`grpo_program`: open-r1's `src/open_r1/grpo.py` @bd0e15b parses
+/// `TrlParser((GRPOScriptArguments, GRPOConfig, ModelConfig))` and builds a `GRPOTrainer`).
+///
+/// A GRPO run also gets what the memory model reads (`estimate::grpo`): `max_completion_length`
+/// (GRPOConfig's default 256 in every release 0.14–0.29), the length of a trained sequence,
+/// prompt + completion (`GRPOTrainer.compute_loss` @v0.14.0 concatenates the prompt, left-truncated
+/// to `max_prompt_length`, default 512 through 0.25, with its completion), the KL coefficient
+/// `beta` as stated (its default moved from 0.04 to 0.0 in 0.19: the estimate reads it by release),
+/// `use_vllm` and `ds3_gather_for_generation` (0.15+). Whether the run is GRPO's is returned.
+fn grpo(root: &Node, out: &mut DerivedRoles, program: Option<&str>) -> bool {
     for (role, key) in [(Role::Generations, "num_generations"), (Role::GenerationSteps, "steps_per_generation"), (Role::GenerationBatch, "generation_batch_size")] {
         if let Some(node) = root.get(key).filter(|n| n.to_json().is_u64()) {
             out.push(role, node.to_json(), key);
         }
     }
-    if root.get("num_generations").is_some() {
-        return;
-    }
     let vllm = ["use_vllm", "vllm_device", "vllm_gpu_memory_utilization", "vllm_mode"].into_iter().find(|k| root.get(k).is_some());
     let marker = ["reward_funcs", "reward_weights"].into_iter().find(|k| root.get(k).is_some()).or(vllm.filter(|_| root.get("max_completion_length").is_some()));
-    if let Some(anchor) = marker {
+    // A GRPO program with flags: the defaults are shown at the first GRPO or batch key it has.
+    let by_program = program.filter(|p| grpo_program(p)).and_then(|_| {
+        ["max_completion_length", "max_prompt_length", "per_device_train_batch_size", "model_name_or_path"].into_iter().find(|k| root.get(k).is_some())
+    });
+    let anchor = if root.get("num_generations").is_some() { "num_generations" } else if let Some(anchor) = marker.or(by_program) { anchor } else { return false };
+    if root.get("num_generations").is_none() {
         out.push_default(Role::Generations, 8.into(), "num_generations", anchor);
     }
+    let length = |key: &str| root.get(key).and_then(|n| n.to_json().as_u64());
+    let completion = length("max_completion_length");
+    match completion {
+        Some(tokens) => out.push(Role::CompletionLength, tokens.into(), "max_completion_length"),
+        None => out.push_default(Role::CompletionLength, 256.into(), "max_completion_length", anchor),
+    }
+    let prompt = length("max_prompt_length").unwrap_or(512);
+    let at = ["max_completion_length", "max_prompt_length"].into_iter().find(|k| root.get(k).is_some()).unwrap_or(anchor);
+    out.push_default(Role::SequenceLength, (prompt + completion.unwrap_or(256)).into(), "max_prompt_length + max_completion_length", at);
+    if let Some(beta) = root.get("beta").filter(|n| n.to_json().is_number()) {
+        out.push(Role::KlCoefficient, beta.to_json(), "beta");
+    }
+    for (role, key) in [(Role::VllmGeneration, "use_vllm"), (Role::GatherForGeneration, "ds3_gather_for_generation")] {
+        if root.get(key).is_some() {
+            out.push(role, super::truthy(root, key).into(), key);
+        }
+    }
+    true
+}
+
+/// GRPOConfig's own keys by the release that added them (the fields of `trl/trainer/grpo_config.py`
+/// at each tag against the one before; `TrainingArguments` keys it re-declares, such as `bf16` and
+/// `logging_steps` in 0.19, and `reward_weights`, which open-r1's script arguments may carry, are
+/// left out). TRL's parser refuses a key its GRPOConfig does not have (`TrlParser`,
+/// `HfArgumentParser`), so a config that writes one runs on that release or a later one.
+const GRPO_KEYS_SINCE: [(u64, &[&str]); 4] = [
+    (15, &["ds3_gather_for_generation", "log_completions", "sync_ref_model", "ref_model_sync_steps", "ref_model_mixup_alpha", "vllm_dtype", "vllm_max_model_len"]),
+    (
+        16,
+        &[
+            "num_iterations",
+            "epsilon",
+            "epsilon_high",
+            "scale_rewards",
+            "vllm_server_host",
+            "vllm_server_port",
+            "vllm_server_timeout",
+            "vllm_guided_decoding_regex",
+            "vllm_enable_prefix_caching",
+            "cache_implementation",
+        ],
+    ),
+    (17, &["mask_truncated_completions", "use_liger_loss", "num_completions_to_print", "wandb_log_unique_prompts"]),
+    (18, &["steps_per_generation", "generation_batch_size", "vllm_mode", "vllm_server_base_url", "vllm_tensor_parallel_size"]),
+];
+
+/// The newest TRL minor release (0.x) whose GRPOConfig key the config writes, with the key: the
+/// oldest release the run can be launched on (`GRPO_KEYS_SINCE`).
+pub fn grpo_release_floor(root: &Node) -> Option<(u64, &'static str)> {
+    GRPO_KEYS_SINCE.iter().rev().find_map(|(minor, keys)| keys.iter().find(|k| root.get(k).is_some()).map(|k| (*minor, *k)))
+}
+
+/// A launch line's program that runs TRL's GRPO: a Python script named for it (open-r1's
+/// `src/open_r1/grpo.py`, TRL's `trl/scripts/grpo.py`, `train_grpo.py`), `grpo` a whole word of
+/// its name. (TRL's own command line, `trl grpo`, is not a launch line trainlint reads yet.)
+pub fn grpo_program(program: &str) -> bool {
+    let name = program.rsplit(['/', '\\']).next().unwrap_or(program).to_ascii_lowercase();
+    name.strip_suffix(".py").unwrap_or(&name).split(|c: char| !c.is_ascii_alphanumeric()).any(|word| word == "grpo")
 }
 
 /// Flat TrainingArguments, for the migrations (MIG004): two or more HF keys
@@ -266,8 +346,12 @@ impl Framework for HfTrainer {
     }
 
     fn derived(&self, root: &Node) -> Vec<super::Derived> {
+        self.derived_launched(root, None)
+    }
+
+    fn derived_launched(&self, root: &Node, program: Option<&str>) -> Vec<super::Derived> {
         let mut out = DerivedRoles::default();
-        switches(root, &mut out);
+        switches_launched(root, &mut out, program);
         out.0
     }
 
@@ -359,3 +443,68 @@ pub const HF_SHARDING: [(&str, &str); 3] = [
     ("fsdp", "the run shards with a PyTorch FSDP strategy other than full sharding, which trainlint does not model yet"),
     ("fsdp_config", "the run shards with a PyTorch FSDP strategy other than full sharding, which trainlint does not model yet"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn derived(text: &str, program: Option<&str>) -> Vec<(Role, serde_json::Value, String)> {
+        let root = crate::load::yaml::parse(text).expect("valid YAML").root;
+        HfTrainer.derived_launched(&root, program).into_iter().map(|d| (d.role, d.value, d.path)).collect()
+    }
+
+    fn role(all: &[(Role, serde_json::Value, String)], role: Role) -> Option<serde_json::Value> {
+        all.iter().find(|(r, _, _)| *r == role).map(|(_, v, _)| v.clone())
+    }
+
+    #[test]
+    fn grpo_programs_by_name() {
+        for program in ["src/open_r1/grpo.py", "grpo.py", "train_grpo.py", "/opt/trl/trl/scripts/grpo.py", "GRPO-train.py"] {
+            assert!(grpo_program(program), "{program}");
+        }
+        // `grpo` must be a whole word of the name.
+        for program in ["src/open_r1/sft.py", "train.py", "agrpo.py", "dpo.py", "grpo/sft.py"] {
+            assert!(!grpo_program(program), "{program}");
+        }
+    }
+
+    #[test]
+    fn the_open_r1_readme_command_is_grpo_by_its_program() {
+        // open-r1's README command of 2025-01-29: no GRPO key among its flags, `grpo.py` its program.
+        let flags = "model_name_or_path: deepseek-ai/DeepSeek-R1-Distill-Qwen-7B\nmax_prompt_length: 256\nper_device_train_batch_size: 1\nbf16: true\n";
+        assert_eq!(role(&derived(flags, None), Role::Generations), None);
+        let grpo = derived(flags, Some("src/open_r1/grpo.py"));
+        assert_eq!(role(&grpo, Role::Generations), Some(8.into()));
+        assert_eq!(role(&grpo, Role::CompletionLength), Some(256.into()));
+        // prompt 256 + GRPOConfig's default completion 256.
+        assert_eq!(role(&grpo, Role::SequenceLength), Some(512.into()));
+        assert_eq!(role(&derived(flags, Some("src/open_r1/sft.py")), Role::Generations), None);
+    }
+
+    #[test]
+    fn grpo_beta_is_its_kl_coefficient_not_a_preference_pair() {
+        // DPOConfig has `beta` and `max_prompt_length`: a paired preference config.
+        let dpo = derived("beta: 0.1\nmax_prompt_length: 512\nmax_length: 1024\n", None);
+        assert_eq!(role(&dpo, Role::Preference), Some("paired".into()));
+        // GRPOConfig has both too: with `num_generations` it is GRPO's, `beta` its KL coefficient.
+        let grpo = derived("beta: 0.0\nmax_prompt_length: 512\nmax_completion_length: 1024\nnum_generations: 16\nuse_vllm: true\n", None);
+        assert_eq!(role(&grpo, Role::Preference), None);
+        assert_eq!(role(&grpo, Role::KlCoefficient), Some(serde_json::json!(0.0)));
+        assert_eq!(role(&grpo, Role::SequenceLength), Some(1536.into()));
+        assert_eq!(role(&grpo, Role::VllmGeneration), Some(true.into()));
+        // The same flags launched by a GRPO script.
+        let launched = derived("beta: 0.04\nmax_prompt_length: 512\n", Some("grpo.py"));
+        assert_eq!(role(&launched, Role::Preference), None);
+        assert_eq!(role(&launched, Role::Generations), Some(8.into()));
+    }
+
+    #[test]
+    fn grpo_keys_raise_the_oldest_release() {
+        let root = |text: &str| crate::load::yaml::parse(text).expect("valid YAML").root;
+        assert_eq!(grpo_release_floor(&root("num_generations: 8\nuse_vllm: true\n")), None);
+        assert_eq!(grpo_release_floor(&root("num_generations: 8\nds3_gather_for_generation: false\n")), Some((15, "ds3_gather_for_generation")));
+        assert_eq!(grpo_release_floor(&root("log_completions: true\nvllm_mode: colocate\n")), Some((18, "vllm_mode")));
+        // Liger's GRPO loss never makes the logits whole.
+        assert_eq!(role(&derived("num_generations: 8\nuse_liger_loss: true\n", None), Role::Logits), Some("fused".into()));
+    }
+}

@@ -113,6 +113,14 @@ pub trait Framework: Sync {
         Vec::new()
     }
 
+    /// `derived`, for a run whose launch line's program is known (`src/open_r1/grpo.py`, as
+    /// written: `resolve` passes the program of a launch script's own launch line, or of the
+    /// launch that passes the config). A framework whose programs say what their flags do not
+    /// (TRL's GRPO scripts: GRPOConfig's defaults) overrides it; the others derive from the keys.
+    fn derived_launched(&self, root: &Node, _program: Option<&str>) -> Vec<Derived> {
+        self.derived(root)
+    }
+
     /// How the framework relates its batch values.
     fn batch(&self) -> BatchSemantics {
         BatchSemantics::default()

@@ -10,6 +10,7 @@ pub mod band;
 pub mod calibration;
 pub mod components;
 pub mod expr;
+pub mod grpo;
 pub mod parts;
 pub mod plan;
 pub mod solve;
@@ -58,6 +59,10 @@ pub struct MemoryModel {
     /// Gradient accumulation keeps the gradients alive through the next micro batches'
     /// backward (`Live::Gradients` rows count at the loss's backward too).
     gradients_in_backward: bool,
+    /// GRPO generates in every micro step (TRL 0.14–0.16), so the earlier micro batches'
+    /// gradients are alive while it generates; from 0.17 it generates once per window, before
+    /// its first backward (`grpo::Release`).
+    generates_each_micro_batch: bool,
     /// The measured uncertainty for this kind of run (`band`).
     pub band: Band,
     /// The CUDA context's bytes (not a tensor: the band and the allocator's reserve leave it out).
@@ -68,6 +73,10 @@ pub struct MemoryModel {
     /// at the shortest length searched (`solve::SEQUENCE_STEP` tokens), whose low end is this
     /// run's low end: data shorter than the cap needs less, so only what fails even then is sure.
     floor: Option<Box<MemoryModel>>,
+    /// The same run under the other releases of its framework that price it differently (TRL's
+    /// GRPO when the project's TRL version is not settled: `grpo::candidates`): the band's low
+    /// end is the lowest of them all, its high end the highest, the estimate this one's.
+    alternatives: Vec<MemoryModel>,
 }
 
 /// The moments of a training step whose largest total is the peak (`Live`).
@@ -80,16 +89,20 @@ pub enum Phase {
     Recompute,
     /// The end of the backward and the optimizer step: every gradient alive.
     Step,
+    /// An online RL trainer's generation (TRL GRPO without vLLM): the gathered policy and the KV
+    /// cache, no activations.
+    Generation,
 }
 
 impl Phase {
-    pub const ALL: [Phase; 3] = [Phase::Backward, Phase::Recompute, Phase::Step];
+    pub const ALL: [Phase; 4] = [Phase::Backward, Phase::Recompute, Phase::Step, Phase::Generation];
 
     pub fn describe(self) -> &'static str {
         match self {
             Phase::Backward => "the loss's backward (activations alive)",
             Phase::Recompute => "a checkpointed layer's recomputation (gradients so far alive)",
             Phase::Step => "the optimizer step (every gradient alive)",
+            Phase::Generation => "GRPO's generation (the policy generating its completions)",
         }
     }
 }
@@ -235,12 +248,30 @@ impl NotEstimable {
 
 impl MemoryModel {
     pub fn build(resolved: &ResolvedConfig, settings: &Settings, gpu: Option<&GpuTarget>) -> Result<MemoryModel, NotEstimable> {
+        MemoryModel::build_as(resolved, settings, gpu, None)
+    }
+
+    /// `build`, with TRL's GRPO priced as `release` runs it (an alternative, or a floor of one);
+    /// `None`: as the newest release the project may run, the others as alternatives.
+    fn build_as(resolved: &ResolvedConfig, settings: &Settings, gpu: Option<&GpuTarget>, release: Option<grpo::Release>) -> Result<MemoryModel, NotEstimable> {
         if let Some(why) = resolved.detection.dialect.not_training(&resolved.tree) {
             return Err(NotEstimable::because(Why::NotTraining, format!("{NOT_TRAINING} {why}")));
         }
         let memory = memory_facts(resolved, settings);
         let mut notes = Vec::new();
-        let run = Run::new(resolved, &memory, settings, gpu, &mut notes);
+        let mut run = Run::new(resolved, &memory, settings, gpu, &mut notes);
+        let grpo_releases = match (&run.grpo, release) {
+            (Some(_), Some(release)) => {
+                run.grpo = grpo::read(resolved, release);
+                None
+            }
+            (Some(grpo), None) => {
+                let (releases, why) = grpo::candidates(resolved, settings);
+                notes.push(grpo::note(grpo, &releases, why.as_deref()));
+                Some(releases)
+            }
+            (None, _) => None,
+        };
         let (mut fixed, mut scaling) = (Vec::new(), Vec::new());
         let mut activations_complete = false;
         let mut context = 0.0;
@@ -279,9 +310,11 @@ impl MemoryModel {
             notes,
             calibration: None,
             gradients_in_backward,
+            generates_each_micro_batch: run.grpo.as_ref().is_some_and(|g| g.release <= grpo::Release::V0_16),
             band,
             context,
             floor: None,
+            alternatives: Vec::new(),
         };
         let points = calibration::points(settings, resolved, gpu);
         // A named model whose size is unknown is not estimated from the rest (an activation-only
@@ -338,14 +371,15 @@ impl MemoryModel {
         }
         // A length that only caps the samples: the low end is the run at the shortest length.
         let stated = resolved.role(crate::schema::Role::SequenceLength).and_then(|v| v.as_u64());
+        let this_release = run.grpo.as_ref().map(|g| g.release);
         if model.calibration.is_none()
             && model.activations_complete
             && let Some(tokens) = stated.filter(|t| *t > solve::SEQUENCE_STEP)
-            && let Some(why) = resolved.detection.dialect.sequence_cap(&resolved.tree)
+            && let Some(why) = resolved.detection.dialect.sequence_cap(&resolved.tree).or_else(|| this_release.map(|_| grpo::CAP.to_owned()))
         {
             let mut shortest = resolved.clone();
             solve::set_sequence_length(&mut shortest, solve::SEQUENCE_STEP);
-            if let Ok(floor) = MemoryModel::build(&shortest, settings, gpu) {
+            if let Ok(floor) = MemoryModel::build_as(&shortest, settings, gpu, this_release) {
                 model.notes.push(format!(
                     "{why}: the estimate is at {} tokens per sample, the most a sample has; the band's low end is at {} tokens, so only a run that does not fit even then is out of memory for sure (MEM001)",
                     crate::model::thousands(tokens),
@@ -354,23 +388,43 @@ impl MemoryModel {
                 model.floor = Some(Box::new(floor));
             }
         }
+        // GRPO under every other release the project may run (a model that fails to build is
+        // no alternative: the same checks fail for every release).
+        for other in grpo_releases.into_iter().flatten().filter(|r| Some(*r) != this_release) {
+            if let Ok(alternative) = MemoryModel::build_as(resolved, settings, gpu, Some(other)) {
+                model.alternatives.push(alternative);
+            }
+        }
         Ok(model)
     }
 
-    /// Whether a row is alive at a moment of the step.
+    /// Whether a row is alive at a moment of the step. While GRPO generates, the gradients of the
+    /// micro batches before are alive when the run accumulates and TRL 0.14–0.16 generate in
+    /// every micro step.
     fn alive(&self, live: Live, phase: Phase) -> bool {
         match (live, phase) {
             (Live::Always, _) | (Live::Backward, Phase::Backward | Phase::Recompute) | (Live::Loss, Phase::Backward) => true,
             (Live::Recompute, Phase::Recompute) | (Live::Gradients, Phase::Recompute | Phase::Step) | (Live::Step, Phase::Step) => true,
+            (Live::Generation, Phase::Generation) => true,
+            (Live::Gradients, Phase::Generation) => self.gradients_in_backward && self.generates_each_micro_batch,
             (Live::Gradients, Phase::Backward) | (Live::Accumulating, Phase::Backward | Phase::Recompute) => self.gradients_in_backward,
             _ => false,
         }
     }
 
-    /// The bytes alive at a moment of the step at `micro`. The recomputation moment exists
-    /// only where a row is recomputed (full checkpointing).
+    /// Whether a moment happens in this run's step: the recomputation only where a row is
+    /// recomputed (full checkpointing), the generation only where a row is generated (GRPO).
+    fn happens(&self, phase: Phase) -> bool {
+        match phase {
+            Phase::Recompute => self.terms.iter().any(|t| t.live == Live::Recompute),
+            Phase::Generation => self.terms.iter().any(|t| t.live == Live::Generation),
+            Phase::Backward | Phase::Step => true,
+        }
+    }
+
+    /// The bytes alive at a moment of the step at `micro` (0 for a moment the run does not have).
     fn phase_total(&self, micro: u64, phase: Phase) -> f64 {
-        if phase == Phase::Recompute && !self.terms.iter().any(|t| t.live == Live::Recompute) {
+        if !self.happens(phase) {
             return 0.0;
         }
         self.terms.iter().filter(|t| self.alive(t.live, phase)).map(|t| t.at(micro)).sum()
@@ -379,7 +433,7 @@ impl MemoryModel {
     /// The moment of the step that makes the peak at `micro` (the first of equals).
     pub fn peak_phase(&self, micro: u64) -> Phase {
         let mut best = (Phase::Backward, self.phase_total(micro, Phase::Backward));
-        for phase in [Phase::Recompute, Phase::Step] {
+        for phase in [Phase::Recompute, Phase::Step, Phase::Generation] {
             let total = self.phase_total(micro, phase);
             if total > best.1 {
                 best = (phase, total);
@@ -426,7 +480,7 @@ impl MemoryModel {
     /// The same model for a run that accumulates gradients (what `plan` proposes when
     /// the micro batch shrinks): the earlier micro batches' gradients stay alive in the backward.
     pub fn accumulating(&self) -> MemoryModel {
-        MemoryModel { gradients_in_backward: true, ..self.clone() }
+        MemoryModel { gradients_in_backward: true, alternatives: self.alternatives.iter().map(MemoryModel::accumulating).collect(), ..self.clone() }
     }
 
     /// The breakdown at a micro batch; with calibration, a last row brings the
@@ -500,26 +554,24 @@ impl MemoryModel {
         if self.calibration.is_some() {
             return end(&self.band, &band::Parts { total: self.total(micro), context: self.context, ..Default::default() });
         }
-        Phase::ALL
-            .into_iter()
-            .filter(|p| *p != Phase::Recompute || self.terms.iter().any(|t| t.live == Live::Recompute))
-            .map(|p| end(&self.band, &self.parts_at(micro, p)))
-            .fold(0.0, f64::max)
+        Phase::ALL.into_iter().filter(|p| self.happens(*p)).map(|p| end(&self.band, &self.parts_at(micro, p))).fold(0.0, f64::max)
     }
 
     /// The lowest the card may hold at `micro` (the band's low end; above usable memory: MEM001);
     /// where the length is a cap, the run's at the shortest length.
     pub fn low(&self, micro: u64) -> f64 {
         let own = self.band_end(micro, Band::low);
-        match &self.floor {
+        let own = match &self.floor {
             Some(floor) => floor.low(micro).min(own),
             None => own,
-        }
+        };
+        self.alternatives.iter().map(|a| a.low(micro)).fold(own, f64::min)
     }
 
-    /// The most the card may hold at `micro` (the band's high end; what a plan must fit).
+    /// The most the card may hold at `micro` (the band's high end; what a plan must fit): under
+    /// every alternative.
     pub fn high(&self, micro: u64) -> f64 {
-        self.band_end(micro, Band::high)
+        self.alternatives.iter().map(|a| a.high(micro)).fold(self.band_end(micro, Band::high), f64::max)
     }
 
     /// The end of the band a decision uses.

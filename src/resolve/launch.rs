@@ -41,6 +41,9 @@ pub struct Linked {
     /// on disk: its DeepSpeed/FSDP plugin and `mixed_precision` are the run's
     /// (`resolve::fill_from_accelerate`).
     pub accelerate: Option<PathBuf>,
+    /// The program the chosen launch runs (`src/open_r1/grpo.py`, as written): what it trains
+    /// may be the program's, not the config's (`Framework::derived_launched`).
+    pub program: Option<String>,
 }
 
 struct Found {
@@ -259,8 +262,8 @@ fn launches_in(settings: &Settings, folder: &Path) -> Arc<Vec<Found>> {
 }
 
 /// One launch of a config: script, line, world, how it was counted, its Hydra overrides, its
-/// accelerate config.
-type Hit = (String, usize, Option<u64>, String, Vec<(String, String)>, Option<PathBuf>);
+/// accelerate config, its program.
+type Hit = (String, usize, Option<u64>, String, Vec<(String, String)>, Option<PathBuf>, Option<String>);
 
 /// What the project's launch scripts say about `config`.
 pub fn linked(settings: &Settings, config: &Path) -> Option<Linked> {
@@ -296,7 +299,15 @@ pub fn linked(settings: &Settings, config: &Path) -> Option<Linked> {
                 with_flags = Some((f.path.clone(), f.display.clone(), f.launch.line));
             }
             if !found.iter().any(|(d, l, ..)| *d == f.display && *l == f.launch.line) {
-                found.push((f.display.clone(), f.launch.line, f.world, f.what.clone(), f.launch.overrides.clone(), f.accelerate.clone()));
+                found.push((
+                    f.display.clone(),
+                    f.launch.line,
+                    f.world,
+                    f.what.clone(),
+                    f.launch.overrides.clone(),
+                    f.accelerate.clone(),
+                    f.launch.script.clone(),
+                ));
             }
         }
     }
@@ -304,10 +315,17 @@ pub fn linked(settings: &Settings, config: &Path) -> Option<Linked> {
         return None;
     }
     found.sort_by(|a, b| (a.2.is_none(), a.2, &a.0, a.1).cmp(&(b.2.is_none(), b.2, &b.0, b.1)));
-    let (file, line, world, what, overrides, accelerate) = found[0].clone();
+    let (file, line, world, what, overrides, accelerate, program) = found[0].clone();
     let others: Vec<String> = found[1..].iter().filter_map(|(f, l, w, ..)| w.filter(|w| Some(*w) != world).map(|w| format!("{w} from {f}:{l}"))).collect();
     let also = if others.is_empty() { String::new() } else { format!("; the smallest of the worlds its launches give, also {}", others.join(", ")) };
-    Some(Linked { world: world.map(|w| (w, format!("{file}:{line} ({what}{also})"))), overrides, at: Some(format!("{file}:{line}")), with_flags, accelerate })
+    Some(Linked {
+        world: world.map(|w| (w, format!("{file}:{line} ({what}{also})"))),
+        overrides,
+        at: Some(format!("{file}:{line}")),
+        with_flags,
+        accelerate,
+        program,
+    })
 }
 
 /// The string literal passed as `name=` in a Python call (`config_name="train.yaml"`).

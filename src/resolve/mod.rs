@@ -201,7 +201,11 @@ fn script(document: &Document, root: &Node, settings: &Settings) -> ResolvedConf
             Some(w) => Some((w, l.what.clone())),
             None => accelerate.as_ref().and_then(|(_, world)| world.clone()),
         };
-        Own { world: world.map(|(w, what)| (w, format!("{}:{} ({what})", source.display(), l.line))), accelerate: accelerate.map(|(path, _)| path) }
+        Own {
+            world: world.map(|(w, what)| (w, format!("{}:{} ({what})", source.display(), l.line))),
+            accelerate: accelerate.map(|(path, _)| path),
+            program: l.script.clone(),
+        }
     });
     let mut root = root.clone();
     let detection = if settings.manifest.shell.is_some() {
@@ -303,6 +307,8 @@ fn interpolate_under(mut tree: Node, key: &str) -> (Node, Vec<interpolate::Issue
 struct Own {
     world: Option<(u64, String)>,
     accelerate: Option<std::path::PathBuf>,
+    /// The program the launch line runs (`src/open_r1/grpo.py`).
+    program: Option<String>,
 }
 
 /// Resolves a (possibly composed) tree whose nodes point into `files`, with the
@@ -347,8 +353,11 @@ fn launched(
     }
     // The world: the config's devices, else `--world-size`, else the launch, else the manifest's
     // `world-size`, else the launch the config's header comment shows.
-    let (own_world, own_accelerate) = own.map_or((None, None), |o| (o.world, o.accelerate));
+    let (own_world, own_accelerate, own_program) = own.map_or((None, None, None), |o| (o.world, o.accelerate, o.program));
     let mut accelerate = own_accelerate.or_else(|| linked.as_ref().and_then(|l| l.accelerate.clone()));
+    // The program the run's launch line starts (its own, else the launch that passes the config):
+    // the one place a dialect learns it (`Framework::derived_launched`).
+    let program = own_program.or_else(|| linked.as_ref().and_then(|l| l.program.clone()));
     let launch_world = own_world.or(linked.and_then(|l| l.world));
     // The header's launch stands for the run when no launch gives a world or an accelerate
     // config: its world as a launch script's would be (`--world-size` and the manifest's win),
@@ -366,7 +375,7 @@ fn launched(
         accelerate = header.accelerate;
     }
     let world = launcher.as_ref().map(|(w, _)| u32::try_from(*w).unwrap_or(u32::MAX)).or(settings.world_size);
-    let mut resolved = resolve_tree_with(files, tree, detection, settings, stage, omegaconf, world, accelerate.as_deref());
+    let mut resolved = resolve_tree_with(files, tree, detection, settings, stage, omegaconf, world, accelerate.as_deref(), program.as_deref());
     // `--set` wins over a launch's override of the same path: it is named as `--set`.
     launch_overrides.retain(|(path, _)| !settings.sets.iter().any(|(key, _)| key.trim_start_matches('+') == path));
     resolved.launch_overrides = launch_overrides;
@@ -399,7 +408,7 @@ fn resolve_tree_as_written(
 ) -> ResolvedConfig {
     // OmegaConf-based frameworks interpolate `${...}`; the others read it as text.
     let omegaconf = detection.dialect.interpolates();
-    resolve_tree_with(files, tree, detection, settings, stage, omegaconf, world, None)
+    resolve_tree_with(files, tree, detection, settings, stage, omegaconf, world, None, None)
 }
 
 #[allow(clippy::too_many_arguments, reason = "the pieces of one resolution, each from a different caller")]
@@ -412,6 +421,7 @@ fn resolve_tree_with(
     omegaconf: bool,
     world: Option<u32>,
     accelerate: Option<&std::path::Path>,
+    program: Option<&str>,
 ) -> ResolvedConfig {
     // OmegaConf and plain PyYAML (`Framework::pyyaml`) read plain scalars as YAML 1.1.
     let tree = if omegaconf {
@@ -439,7 +449,7 @@ fn resolve_tree_with(
             roles.insert(*role, role_value(&files, path, entry));
         }
     }
-    for derived in detection.dialect.derived(&tree) {
+    for derived in detection.dialect.derived_launched(&tree, program) {
         if roles.contains_key(&derived.role) {
             continue;
         }

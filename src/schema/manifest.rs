@@ -262,6 +262,10 @@ fn bindings_schema(_generator: &mut schemars::SchemaGenerator) -> schemars::Sche
                         Role::Generations => "num_generations",
                         Role::GenerationSteps => "steps_per_generation",
                         Role::GenerationBatch => "generation_batch_size",
+                        Role::CompletionLength => "max_completion_length",
+                        Role::KlCoefficient => "beta",
+                        Role::VllmGeneration => "use_vllm",
+                        Role::GatherForGeneration => "ds3_gather_for_generation",
                         _ => role.name(),
                     };
                     (

@@ -53,6 +53,10 @@ impl MemoryComponent for Logits {
             return Ok(vec![]);
         }
         let (Some(s), Some(v)) = (run.number(Role::SequenceLength), run.number(Role::VocabSize)) else { return Ok(vec![]) };
+        // GRPO's own log-probabilities, unless a fused loss never makes the logits whole (Liger's).
+        if let Some(grpo) = run.grpo.as_ref().filter(|_| run.typed::<Loss>() != Some(Loss::Fused)) {
+            return Ok(vec![grpo_logits(run, grpo, s, v)]);
+        }
         let logits = run.typed::<Loss>().unwrap_or_else(|| {
             notes.push("loss implementation not stated: logits upcast to fp32 assumed (transformers' default)".into());
             Loss::Upcast
@@ -80,4 +84,30 @@ impl MemoryComponent for Logits {
             .live(Live::Loss),
         ])
     }
+}
+
+/// TRL's GRPO computes its own loss from per-token log-probabilities, never transformers'
+/// upcast cross-entropy: the policy's forward keeps the logits of the completion tokens only
+/// (`get_per_token_logps` @v0.14.0: `model(input_ids, num_logits_to_keep=completion + 1)`;
+/// `_get_per_token_logps(..., logits_to_keep)` since 0.15), in the model's 16-bit dtype, and
+/// takes their log-softmax row by row (`logits_row.log_softmax(dim=-1)`, then `gather`;
+/// `selective_log_softmax` since 0.16, the same per row for 16-bit logits). At the loss's
+/// backward the saved 16-bit log-softmax and the logits' 16-bit gradient are alive: 2 × 2 B per
+/// element (2 × 4 B in fp32). The tokens are at most the completion's, and no more than the
+/// sequence (`MemoryModel`'s floor shortens it).
+fn grpo_logits(run: &Run, grpo: &crate::estimate::grpo::Grpo, s: f64, v: f64) -> Term {
+    let element = match run.precision {
+        Precision::Mixed(_) | Precision::True(_) | Precision::Fp8Mixed => 2.0,
+        Precision::Fp64 => 8.0,
+        Precision::Fp32 | Precision::Auto => 4.0,
+    };
+    let per = 2.0 * element;
+    let tokens = grpo.completion.min(s) + 1.0;
+    let (sequences, paired) = run.sequences_per_sample();
+    Term::per_sample(
+        "logits",
+        sequences * tokens * v * per / run.tensor_parallel(),
+        format!("micro batch{paired} × {tokens} completion tokens × vocabulary {v} × {per} B (GRPO's log-softmax per row and the logits' gradient)"),
+    )
+    .live(Live::Loss)
 }

@@ -10,6 +10,7 @@ pub mod cuda_context;
 pub mod declared_activations;
 pub mod ema;
 pub mod gradients;
+pub mod grpo_generation;
 pub mod logits;
 pub mod optimizer_states;
 pub mod optimizer_step;
@@ -22,6 +23,7 @@ pub mod zero_states;
 
 use super::NotEstimable;
 use super::expr::Expr;
+use super::grpo::{self, Grpo};
 use super::parts::{self, Parts};
 use crate::model::Entry;
 use crate::resolve::ResolvedConfig;
@@ -45,6 +47,7 @@ pub const REGISTRY: &[&dyn MemoryComponent] = &[
     &declared_activations::DeclaredActivations,
     &transformer_activations::TransformerActivations,
     &logits::Logits,
+    &grpo_generation::GrpoGeneration,
     &user_terms::UserTerms,
 ];
 
@@ -124,6 +127,9 @@ pub enum Live {
     Accumulating,
     /// The optimizer step's temporaries.
     Step,
+    /// Only while an online RL trainer generates (TRL GRPO's completions): the gathered policy,
+    /// the KV cache.
+    Generation,
 }
 
 #[derive(Clone, Debug)]
@@ -194,6 +200,9 @@ pub struct Run<'a> {
     /// project's declared bitsandbytes version (`[frameworks] bitsandbytes`, lock and requirement
     /// files: `resolve::versions`); not declared, the current behaviour (no input) is assumed.
     pub bnb_keeps_4bit_input: bool,
+    /// TRL's GRPO, for a run that has the `generations` role (`estimate::grpo`): under the newest
+    /// release the project may run; `MemoryModel::build` prices the others as alternatives.
+    pub grpo: Option<Grpo>,
 }
 
 impl<'a> Run<'a> {
@@ -296,6 +305,11 @@ impl<'a> Run<'a> {
             zero_stage: number(Role::ZeroStage).unwrap_or(0.0) as u64,
             fsdp: resolved.role(Role::Fsdp).and_then(|v| v.value.as_bool()).unwrap_or(false),
             bnb_keeps_4bit_input,
+            // The project's TRL version is looked up only for a GRPO run.
+            grpo: resolved
+                .role(Role::Generations)
+                .and_then(|_| grpo::candidates(resolved, settings).0.last().copied())
+                .and_then(|release| grpo::read(resolved, release)),
         }
     }
 
@@ -310,12 +324,16 @@ impl<'a> Run<'a> {
     }
 
     /// Sequences the model runs per sample of the micro batch: 2 under a paired preference
-    /// objective (chosen and rejected concatenated in one forward), else 1; and the words
-    /// that say so in a breakdown row.
-    pub fn sequences_per_sample(&self) -> (f64, &'static str) {
+    /// objective (chosen and rejected concatenated in one forward), `num_generations` under TRL
+    /// 0.14's GRPO (the sample is a prompt, trained as its completions: `estimate::grpo`), else 1;
+    /// and the words that say so in a breakdown row.
+    pub fn sequences_per_sample(&self) -> (f64, String) {
+        if let Some(grpo) = self.grpo.as_ref().filter(|g| g.sequences_per_sample > 1.0) {
+            return (grpo.sequences_per_sample, format!(" × {} completions per prompt ({})", grpo.sequences_per_sample, grpo.release.name()));
+        }
         match self.typed::<Preference>().map(Preference::sequences_per_sample) {
-            Some(n) if n > 1.0 => (n, " × 2 sequences (chosen + rejected)"),
-            _ => (1.0, ""),
+            Some(n) if n > 1.0 => (n, " × 2 sequences (chosen + rejected)".to_owned()),
+            _ => (1.0, String::new()),
         }
     }
 

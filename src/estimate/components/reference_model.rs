@@ -1,4 +1,4 @@
-//! The frozen reference model of DPO and KTO: a second copy of the policy's weights,
+//! The frozen reference model of DPO, KTO and GRPO: a second copy of the policy's weights,
 //! held for the reference log-probabilities, with no gradients or optimizer states.
 
 use super::{MemoryComponent, Run, State, Term};
@@ -19,12 +19,15 @@ impl MemoryComponent for ReferenceModel {
     fn source(&self) -> &'static str {
         "TRL `DPOTrainer`/`KTOTrainer` (`create_reference_model` copies the policy unless a PEFT adapter can be disabled or \
          `precompute_ref_log_probs` is set), torchtune `full_dpo_distributed.py` (`_ref_model`, sharded like the policy), \
-         LLaMA-Factory `create_ref_model`; the copy is loaded in the compute dtype"
+         LLaMA-Factory `create_ref_model`; TRL `GRPOTrainer.__init__` (v0.14.0: `from_pretrained(model_id)` under ZeRO-3, \
+         prepared by `prepare_deepspeed`, else `create_reference_model`, unless PEFT; v0.16.0 on: none when `beta == 0.0`, \
+         `estimate::grpo`); the copy is loaded in the compute dtype"
     }
 
     fn terms(&self, run: &Run, _notes: &mut Vec<String>) -> Result<Vec<Term>, NotEstimable> {
         let Some(parameters) = run.parameters else { return Ok(vec![]) };
-        if !run.typed::<Preference>().is_some_and(Preference::reference_model) {
+        let grpo = run.grpo.as_ref().is_some_and(|g| g.reference);
+        if !grpo && !run.typed::<Preference>().is_some_and(Preference::reference_model) {
             return Ok(vec![]);
         }
         // An adapter run gets its reference by disabling the adapters: no copy.
