@@ -22,7 +22,7 @@ use std::process::ExitCode;
     about = "A fast linter and fixer for machine-learning training configs.",
     after_help = "Exit codes: 0 nothing failing; 1 errors found (`check`, also warnings with `--exit-non-zero-on-warning`), a config that does not fit (`estimate`) or changes to make (`--diff`); 2 a fatal or usage error."
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     pub command: Command,
     #[command(flatten)]
@@ -31,7 +31,7 @@ pub struct Cli {
 
 /// Options every subcommand takes, before or after its name.
 #[derive(Debug, Args)]
-pub struct GlobalArgs {
+pub(crate) struct GlobalArgs {
     /// Print findings only: no summary, notes or warnings (ruff's `--quiet`).
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     pub quiet: bool,

@@ -328,7 +328,7 @@ pub fn catalog(custom: &[GpuTarget]) -> Vec<GpuTarget> {
 impl GpuTarget {
     /// The memory in bytes; checked (a manifest's `memory-mib` is at most
     /// `schema::gpu_target::MAX_MEMORY_MIB`), saturating rather than wrapping to 0.
-    pub fn memory_bytes(&self) -> u64 {
+    pub(crate) fn memory_bytes(&self) -> u64 {
         self.memory_mib.saturating_mul(1024 * 1024)
     }
 }
@@ -364,12 +364,12 @@ pub fn probe(untrusted: &[std::path::PathBuf]) -> Result<ProbedGpu, DetectError>
 /// How long a GPU query program may run, and how much of its output is read: nvidia-smi answers
 /// in well under a second and its four-field lines are a few hundred bytes; a hung driver or a
 /// program that floods its output must not hang trainlint or fill its memory (issue 26 item 6).
-pub const PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+pub(crate) const PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 const PROBE_OUTPUT_BYTES: u64 = 1 << 20;
 
 /// A program's exit status and its output (each stream cut at `PROBE_OUTPUT_BYTES`), or why
 /// there is none: it could not start, or it ran past `timeout` and was killed.
-pub fn run_bounded(program: &std::path::Path, args: &[&str], timeout: std::time::Duration) -> Result<(bool, String, String), String> {
+pub(crate) fn run_bounded(program: &std::path::Path, args: &[&str], timeout: std::time::Duration) -> Result<(bool, String, String), String> {
     use std::io::Read;
     use std::process::{Command, Stdio};
     let mut child =
@@ -406,7 +406,7 @@ pub fn run_bounded(program: &std::path::Path, args: &[&str], timeout: std::time:
 }
 
 /// `probe` with the `PATH` value given.
-pub fn probe_with(path: &std::ffi::OsStr, untrusted: &[std::path::PathBuf]) -> Result<ProbedGpu, DetectError> {
+pub(crate) fn probe_with(path: &std::ffi::OsStr, untrusted: &[std::path::PathBuf]) -> Result<ProbedGpu, DetectError> {
     probe_within(path, untrusted, PROBE_TIMEOUT)
 }
 
@@ -425,7 +425,7 @@ pub fn probe_within(path: &std::ffi::OsStr, untrusted: &[std::path::PathBuf], ti
 }
 
 /// Parses `index, uuid, name, memory.total` lines (MiB) as nvidia-smi prints them.
-pub fn from_nvidia_smi(text: &str, visible: Option<&str>) -> Result<ProbedGpu, DetectError> {
+pub(crate) fn from_nvidia_smi(text: &str, visible: Option<&str>) -> Result<ProbedGpu, DetectError> {
     let mut devices = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let fields: Vec<&str> = line.split(',').map(str::trim).collect();
@@ -446,7 +446,7 @@ pub fn from_nvidia_smi(text: &str, visible: Option<&str>) -> Result<ProbedGpu, D
     Ok(ProbedGpu { name, memory_mib })
 }
 
-pub use crate::load::programs::find_program;
+pub(crate) use crate::load::programs::find_program;
 
 fn probe_rocm(path: &std::ffi::OsStr, untrusted: &[std::path::PathBuf], timeout: std::time::Duration) -> Result<ProbedGpu, DetectError> {
     let Some(rocm_smi) = find_program("rocm-smi", path, untrusted) else {
@@ -492,7 +492,7 @@ fn tokens(text: &str) -> Vec<String> {
 /// The catalog entry a reported name is (by its id's words, or its exact name),
 /// with the reported memory (ECC, drivers and MIG change it); or a custom
 /// target named after the GPU. The note says which, for the user.
-pub fn match_name(name: &str, memory_mib: u64, catalog: &[GpuTarget]) -> (GpuTarget, String) {
+pub(crate) fn match_name(name: &str, memory_mib: u64, catalog: &[GpuTarget]) -> (GpuTarget, String) {
     let reported = tokens(name);
     let by_name = catalog.iter().find(|t| t.name.eq_ignore_ascii_case(name.trim()));
     let by_id = catalog

@@ -92,15 +92,10 @@ pub fn lint_file(file: &SourcePath, settings: &Settings) -> Result<FileReport, F
     Ok(lint_document_as(document, settings, file.explicit))
 }
 
-/// A document named explicitly: checked whether or not it is recognised.
-pub fn lint_document(document: Document, settings: &Settings) -> FileReport {
-    lint_document_as(document, settings, true)
-}
-
 /// Lints a document. A document found by walking (`explicit` false) is linted
 /// only when it is recognised as a training config; otherwise it is skipped,
 /// with the reason in its status, and nothing is reported about it.
-pub fn lint_document_as(document: Document, settings: &Settings, explicit: bool) -> FileReport {
+pub(crate) fn lint_document_as(document: Document, settings: &Settings, explicit: bool) -> FileReport {
     let skipped = |document: Document, skip: Skip| FileReport {
         document,
         resolved: None,
@@ -234,7 +229,7 @@ pub fn lint_document_as(document: Document, settings: &Settings, explicit: bool)
 }
 
 /// Why a DeepSpeed config whose values are all `"auto"` is not checked.
-pub const NOT_CHECKED_AUTO: &str =
+pub(crate) const NOT_CHECKED_AUTO: &str =
     "every batch and precision value is \"auto\" (the HF Trainer or accelerate fills them in at launch) and no launch script or [[pair]] links it";
 
 /// A DeepSpeed config whose batch and precision values are all `"auto"` or absent, with at least
@@ -395,7 +390,7 @@ fn stage_interpolation(checker: &mut Checker, base: &ResolvedConfig, stage: &cur
 /// The old state is resolved with a loader reading the revision, so everything
 /// it reads (the config, its paired HF file, Hydra lookups, curriculum stages)
 /// is as it was at that revision.
-pub fn lint_baseline(
+pub(crate) fn lint_baseline(
     settings: &Settings,
     revision: &Revision,
     files: &[&ResolvedConfig],
@@ -447,7 +442,7 @@ fn compare(checker: &mut Checker, settings: &Settings, current: &ResolvedConfig,
 
 /// Drops diagnostics that the same finding already produced (a base-config
 /// value seen again from every stage): same code, file and span.
-pub fn dedupe(diagnostics: &mut Vec<Diagnostic>, loader: &load::Loader) {
+pub(crate) fn dedupe(diagnostics: &mut Vec<Diagnostic>, loader: &load::Loader) {
     // Each file's real path is looked up once and numbered (not once per finding, nor kept per
     // finding: a run of 80,000 files has about as many findings).
     let mut numbers: HashMap<PathBuf, usize> = HashMap::new();
@@ -467,7 +462,7 @@ pub fn dedupe(diagnostics: &mut Vec<Diagnostic>, loader: &load::Loader) {
 /// that name the same missing config (SCH007 with the same message, which
 /// names the file looked for) are reported once, at the first, with the
 /// others as labels and their count in the message.
-pub fn collapse_missing_configs(diagnostics: &mut Vec<Diagnostic>) {
+pub(crate) fn collapse_missing_configs(diagnostics: &mut Vec<Diagnostic>) {
     use crate::rules::Registered;
     let code = crate::rules::schema::missing_config::MissingConfig.id().meta().code;
     let mut groups: std::collections::HashMap<String, Vec<usize>> = std::collections::HashMap::new();

@@ -323,14 +323,14 @@ impl Settings {
     }
 
     /// Whether `path` is one of the curriculum's stage files.
-    pub fn is_stage_file(&self, path: &Path) -> bool {
+    pub(crate) fn is_stage_file(&self, path: &Path) -> bool {
         !self.stage_files.is_empty() && self.loader.canonical(path).is_some_and(|p| self.stage_files.contains(&p))
     }
 
     /// Every selector and severity key must select a rule of `rules` (the
     /// registry, which the command layer passes in): an unknown one is a usage
     /// error, pointed at in the manifest when it comes from there.
-    pub fn check_selectors(&self, rules: &[&RuleMeta]) -> Result<(), FatalError> {
+    pub(crate) fn check_selectors(&self, rules: &[&RuleMeta]) -> Result<(), FatalError> {
         // A per-file ignore names codes or prefixes as a selector does (ruff refuses an unknown one too).
         let per_file = self.per_file_ignores.iter().flat_map(|(_, codes)| codes).find(|code| {
             let code = code.to_ascii_uppercase();
@@ -352,7 +352,7 @@ impl Settings {
     /// names no config value (`estimate::expr`, which the command layer passes in, as it passes
     /// the rule registry to `check_selectors`); `None` for one that does, judged when it is
     /// evaluated (`user_terms`).
-    pub fn check_memory(&self, bytes_of: impl Fn(&str) -> Option<f64>) -> Result<(), FatalError> {
+    pub(crate) fn check_memory(&self, bytes_of: impl Fn(&str) -> Option<f64>) -> Result<(), FatalError> {
         let Some(memory) = &self.manifest.memory else { return Ok(()) };
         let bad = |v: f64| !(v.is_finite() && v >= 0.0);
         let problem = if let Some(mib) = memory.cuda_context_mib.filter(|v| bad(*v)) {
@@ -375,7 +375,7 @@ impl Settings {
         Err(manifest_error(self.manifest_path.as_deref(), self.manifest_text.as_deref(), message, needle, help))
     }
 
-    pub fn safety_margin(&self) -> f64 {
+    pub(crate) fn safety_margin(&self) -> f64 {
         self.manifest.safety_margin.unwrap_or(DEFAULT_SAFETY_MARGIN)
     }
 }
@@ -407,7 +407,7 @@ fn find_case_insensitive(text: &str, selector: &str) -> Option<String> {
 /// manifest, the git work tree around a checked path instead, when there is
 /// one. Without a manifest and paths: none (the caller adds its own, as
 /// `check` does for the files of a nested manifest).
-pub fn project_roots(manifest: Option<&Path>, paths: &[PathBuf]) -> Vec<PathBuf> {
+pub(crate) fn project_roots(manifest: Option<&Path>, paths: &[PathBuf]) -> Vec<PathBuf> {
     let mut roots = Vec::new();
     if let Some(manifest) = manifest {
         let dir = manifest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
@@ -459,7 +459,7 @@ fn find_manifest(paths: &[PathBuf]) -> Result<Option<(Manifest, PathBuf, String)
 /// `Settings::discover`): every folder walked on the way up is answered
 /// once, so the files of sibling folders do not look for the same missing
 /// `trainlint.toml` and re-read the same `pyproject.toml` above them.
-pub fn nearest_manifest(dir: &Path) -> Option<PathBuf> {
+pub(crate) fn nearest_manifest(dir: &Path) -> Option<PathBuf> {
     let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
     let mut walked: Vec<&Path> = Vec::new();
     let mut found = None;
@@ -540,7 +540,7 @@ fn read_manifest(path: &Path, kind: ManifestKind) -> Result<(Manifest, PathBuf, 
 }
 
 /// The stage files the manifest names, in order, with their display paths.
-pub fn stage_paths(curriculum: &Curriculum, settings: &Settings) -> Result<Vec<(PathBuf, String)>, FatalError> {
+pub(crate) fn stage_paths(curriculum: &Curriculum, settings: &Settings) -> Result<Vec<(PathBuf, String)>, FatalError> {
     let files = match &curriculum.stages {
         StageFiles::List(list) => list.clone(),
         StageFiles::Glob(pattern) => {
@@ -586,7 +586,7 @@ pub fn stage_paths(curriculum: &Curriculum, settings: &Settings) -> Result<Vec<(
 /// outside is refused. The path is canonicalised (links resolved), then
 /// compared with the canonical folder; a file that does not exist yet is
 /// judged by its folder.
-pub fn inside_project(settings: &Settings, relative: &str, what: &str) -> Result<(), FatalError> {
+pub(crate) fn inside_project(settings: &Settings, relative: &str, what: &str) -> Result<(), FatalError> {
     let path = Path::new(relative);
     let joined = settings.root.join(path);
     let own = settings.loader.canonical(&settings.root).or_else(|| std::path::absolute(&settings.root).ok()).unwrap_or_else(|| settings.root.clone());

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// A byte range into a source text.
-pub type Span = Range<usize>;
+pub(crate) type Span = Range<usize>;
 
 #[derive(Debug)]
 pub struct SourceFile {
@@ -34,7 +34,7 @@ impl SourceFile {
     }
 
     /// The display name, shared (no copy).
-    pub fn shared_display(&self) -> Arc<str> {
+    pub(crate) fn shared_display(&self) -> Arc<str> {
         Arc::clone(&self.display)
     }
 
@@ -46,14 +46,14 @@ impl SourceFile {
         &self.text
     }
 
-    pub fn shared_text(&self) -> Arc<str> {
+    pub(crate) fn shared_text(&self) -> Arc<str> {
         Arc::clone(&self.text)
     }
 
     /// 1-based line and character column of a byte offset (clamped to the text).
     /// The same file without its text, for a finding that is only counted (a folded info):
     /// its path and display name are kept, its positions read as line 1.
-    pub fn without_text(&self) -> SourceFile {
+    pub(crate) fn without_text(&self) -> SourceFile {
         SourceFile { display: Arc::clone(&self.display), path: Arc::clone(&self.path), text: Arc::from(""), line_starts: vec![0] }
     }
 
@@ -73,7 +73,7 @@ impl SourceFile {
     }
 
     /// The text of the 1-based line `line`, without its line break.
-    pub fn line_text(&self, line: usize) -> &str {
+    pub(crate) fn line_text(&self, line: usize) -> &str {
         let Some(&start) = self.line_starts.get(line.saturating_sub(1)) else { return "" };
         let end = self.line_starts.get(line).copied().unwrap_or(self.text.len());
         self.text[start..end].trim_end_matches(['\n', '\r'])

@@ -24,11 +24,8 @@ fn corpus_checks_without_false_alarms() {
     let checked = files.iter().filter(|f| !matches!(f.status, trainlint::linter::FileStatus::Skipped(_))).count();
     let skipped: Vec<&str> = files.iter().filter(|f| matches!(f.status, trainlint::linter::FileStatus::Skipped(_))).map(|f| &*f.display).collect();
     assert_eq!((checked, skipped.len(), files.len()), (787, 20, 807), "{skipped:#?}");
-    let templates: Vec<&str> = files
-        .iter()
-        .filter(|f| matches!(f.status, trainlint::linter::FileStatus::Skipped(trainlint::linter::Skip::Template)))
-        .map(|f| &*f.display)
-        .collect();
+    let templates: Vec<&str> =
+        files.iter().filter(|f| matches!(f.status, trainlint::linter::FileStatus::Skipped(trainlint::linter::Skip::Template))).map(|f| &*f.display).collect();
     assert!(templates.len() == 5 && templates.iter().all(|p| p.ends_with("_TEMPLATE.json")), "{templates:#?}");
     let files = checked;
     let mut per_rule: BTreeMap<&str, usize> = BTreeMap::new();

@@ -25,7 +25,7 @@ type CodesByLine = BTreeMap<usize, BTreeSet<&'static str>>;
 
 /// What `--add-noqa` would write.
 #[derive(Debug, Default)]
-pub struct AddedSuppressions {
+pub(crate) struct AddedSuppressions {
     pub changes: Vec<Change>,
     /// Comments added or extended.
     pub added: usize,
@@ -35,7 +35,7 @@ pub struct AddedSuppressions {
 
 /// The changes that suppress `diagnostics` where they are reported. Suppression
 /// findings (SUP) are never suppressed: they are about the comments themselves.
-pub fn add_noqa(diagnostics: &[Diagnostic]) -> AddedSuppressions {
+pub(crate) fn add_noqa(diagnostics: &[Diagnostic]) -> AddedSuppressions {
     let mut out = AddedSuppressions::default();
     let mut files: BTreeMap<PathBuf, (Arc<crate::source::SourceFile>, CodesByLine)> = BTreeMap::new();
     for diagnostic in diagnostics.iter().filter(|d| !d.rule.code.starts_with("SUP")) {

@@ -8,7 +8,7 @@
 //! locked and checked again immediately before its rename, and a run that
 //! cannot replace every file puts back the ones it replaced (`write_all`).
 
-pub mod add_noqa;
+pub(crate) mod add_noqa;
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix};
 use crate::error::FatalError;
@@ -29,7 +29,7 @@ pub fn applies(fix: &Fix, unsafe_fixes: bool) -> bool {
 
 /// Edits accepted in one pass, per file (canonical path), and the fixes they came from.
 #[derive(Default)]
-pub struct Accepted {
+pub(crate) struct Accepted {
     pub edits: BTreeMap<PathBuf, Vec<Edit>>,
     pub fixes: usize,
     /// The rule codes of the accepted fixes, per file they edit.
@@ -43,14 +43,10 @@ pub struct Accepted {
 }
 
 /// Picks the fixes to apply in one pass: a fix is taken only when none of its
-/// edits overlaps an edit already taken (the rest wait for the next pass).
-pub fn accept(diagnostics: &[Diagnostic], unsafe_fixes: bool) -> Accepted {
-    accept_except(diagnostics, unsafe_fixes, &std::collections::BTreeSet::new())
-}
-
-/// `accept`, leaving out every fix that edits one of `skipped` (files whose
-/// fixes did not converge: they are left as they are).
-pub fn accept_except(diagnostics: &[Diagnostic], unsafe_fixes: bool, skipped: &std::collections::BTreeSet<PathBuf>) -> Accepted {
+/// edits overlaps an edit already taken (the rest wait for the next pass),
+/// leaving out every fix that edits one of `skipped` (files whose fixes did
+/// not converge: they are left as they are).
+pub(crate) fn accept_except(diagnostics: &[Diagnostic], unsafe_fixes: bool, skipped: &std::collections::BTreeSet<PathBuf>) -> Accepted {
     let mut accepted = Accepted::default();
     for diagnostic in diagnostics {
         let Some(fix) = diagnostic.fix.as_ref().filter(|f| applies(f, unsafe_fixes)) else { continue };
@@ -136,7 +132,7 @@ fn read_unchanged(change: &Change) -> Result<Vec<u8>, FatalError> {
 }
 
 /// Checks every file before writing any: each must be unchanged on disk and writable.
-pub fn preflight(changes: &[Change]) -> Result<(), FatalError> {
+pub(crate) fn preflight(changes: &[Change]) -> Result<(), FatalError> {
     for change in changes {
         read_unchanged(change)?;
         let metadata = std::fs::metadata(&change.path).map_err(|e| FatalError::Io { path: change.display.clone(), reason: e.to_string() })?;
@@ -519,7 +515,7 @@ fn temporary_stem(name: &std::ffi::OsStr) -> Vec<u8> {
 /// longer runs, or of this process's id (a reused id of a dead process).
 /// Only regular files named exactly so are removed; where the process table
 /// cannot be read (no `/proc`), only this process's id is cleaned.
-pub fn remove_stale_temporaries(dir: &Path, name: impl AsRef<std::ffi::OsStr>) -> Vec<PathBuf> {
+pub(crate) fn remove_stale_temporaries(dir: &Path, name: impl AsRef<std::ffi::OsStr>) -> Vec<PathBuf> {
     use std::os::unix::ffi::OsStrExt;
     let prefix = temporary_stem(name.as_ref());
     let proc_readable = Path::new("/proc/self").exists();
@@ -556,7 +552,7 @@ pub fn unified_diff(change: &Change) -> String {
 /// project too), and the text goes to a new temporary file beside it that is
 /// renamed over the path, so a link planted after the check is replaced,
 /// never written through, and a reader never sees half a report.
-pub fn write_report(path: &Path, text: &str) -> Result<(), FatalError> {
+pub(crate) fn write_report(path: &Path, text: &str) -> Result<(), FatalError> {
     let display = path.display().to_string();
     let fail = |reason: String| FatalError::usage(format!("cannot write the report to `{}`: {reason}", crate::render::escape_controls(&display)), None);
     if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {

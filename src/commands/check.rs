@@ -502,7 +502,7 @@ pub fn collect(
 }
 
 /// `collect`, reading files from `overlay` where it holds them (fixes not yet written).
-pub fn collect_with(
+pub(crate) fn collect_with(
     paths: &[PathBuf],
     overrides: &Overrides,
     baseline: Option<&str>,
@@ -574,7 +574,7 @@ pub fn collect_with(
 /// each other) is put back as it was, named in `unconverged`, and the passes
 /// go on for the others (each restart leaves out one more file, so this ends).
 /// Everything happens in memory; the caller writes (or diffs) the changes.
-pub const MAX_PASSES: usize = 10;
+pub(crate) const MAX_PASSES: usize = 10;
 
 pub struct FixOutcome {
     pub files: Vec<FileEntry>,

@@ -95,7 +95,7 @@ fn targets(view: &ResolvedConfig, settings: &Settings, all: bool) -> Result<Vec<
     Ok(targets)
 }
 
-pub fn run_estimate(args: &EstimateArgs) -> Result<ExitCode, FatalError> {
+pub(crate) fn run_estimate(args: &EstimateArgs) -> Result<ExitCode, FatalError> {
     let settings = super::settings_for(std::slice::from_ref(&args.config_file), &mut args.config.overrides())?;
     let views = views(&args.config_file, &settings, args.stage.as_deref())?;
     let mut estimates = Vec::new();
@@ -125,7 +125,7 @@ pub fn run_estimate(args: &EstimateArgs) -> Result<ExitCode, FatalError> {
                         );
                         (solved.model, Some(solved.resolved), Some((note, SolvedInput { input: Unstated::WorldSize, value: solved.value })))
                     }
-                    Err(solve::Unsolved::NotEstimable(_)) => return Err(refused(e)),
+                    Err(solve::Unsolved::NotEstimable) => return Err(refused(e)),
                 },
                 Err(e) => return Err(refused(e)),
                 Ok(model) if !model.activations_modelled => match solve::longest_sequence(view, &settings, &gpu, margin, micro) {
@@ -256,7 +256,7 @@ fn estimate_table(e: &Estimate, p: &PlanRow) -> String {
     out
 }
 
-pub fn run_plan(args: &PlanArgs) -> Result<ExitCode, FatalError> {
+pub(crate) fn run_plan(args: &PlanArgs) -> Result<ExitCode, FatalError> {
     if args.apply {
         super::refuse_set_when_writing(&args.config, "plan --apply")?;
     }

@@ -50,7 +50,7 @@ fn parse_set(text: &str) -> Result<(String, String), String> {
 
 /// `--set` on a command that writes files: refused, so that no file is ever
 /// written from a value that is only supposed (exit 2).
-pub fn refuse_set_when_writing(args: &ConfigArgs, writing: &str) -> Result<(), crate::error::FatalError> {
+pub(crate) fn refuse_set_when_writing(args: &ConfigArgs, writing: &str) -> Result<(), crate::error::FatalError> {
     match args.set.first() {
         Some((key, value)) => Err(crate::error::FatalError::usage(
             format!("`--set {key}={value}` cannot be used with {writing}: a what-if value must never reach a file"),
@@ -77,7 +77,7 @@ impl ConfigArgs {
 /// `TRAINLINT_GPU_PROBE=1`: the user (not a repository) allows a manifest's
 /// `gpus = ["auto"]` to probe the local GPU. `--gpu auto` on the command line
 /// needs no opt-in.
-pub const GPU_PROBE_ENV: &str = "TRAINLINT_GPU_PROBE";
+pub(crate) const GPU_PROBE_ENV: &str = "TRAINLINT_GPU_PROBE";
 
 /// The options every subcommand takes (`-q`, `--silent`, `-v`, `--color`), set
 /// once by `cli` before the command runs.
@@ -95,7 +95,7 @@ pub struct Global {
 static GLOBAL: std::sync::OnceLock<Global> = std::sync::OnceLock::new();
 
 /// Sets the global options (the first call wins; `cli::run` makes it).
-pub fn set_global(global: Global) {
+pub(crate) fn set_global(global: Global) {
     let _ = GLOBAL.set(global);
 }
 
@@ -142,7 +142,7 @@ pub fn print(text: &str) {
 /// here, once (`gpus::probe` runs nvidia-smi / rocm-smi), keeps the answer in
 /// `overrides` for every later build, and builds again. Settings themselves
 /// never spawn a process.
-pub fn with_gpu_probe(
+pub(crate) fn with_gpu_probe(
     overrides: &mut crate::settings::Overrides,
     build: impl Fn(&crate::settings::Overrides) -> Result<crate::settings::Settings, crate::error::FatalError>,
 ) -> Result<crate::settings::Settings, crate::error::FatalError> {
@@ -165,14 +165,17 @@ pub fn with_gpu_probe(
 
 /// Settings for `paths` (`Settings::discover`, GPU probed when wanted), with
 /// their notes printed to stderr.
-pub fn settings_for(paths: &[std::path::PathBuf], overrides: &mut crate::settings::Overrides) -> Result<crate::settings::Settings, crate::error::FatalError> {
+pub(crate) fn settings_for(
+    paths: &[std::path::PathBuf],
+    overrides: &mut crate::settings::Overrides,
+) -> Result<crate::settings::Settings, crate::error::FatalError> {
     let settings = with_gpu_probe(overrides, |o| crate::settings::Settings::discover(paths, o))?;
     print_notes(&settings);
     Ok(settings)
 }
 
 /// The notes building settings produced (`trainlint: detected ...`), on stderr.
-pub fn print_notes(settings: &crate::settings::Settings) {
+pub(crate) fn print_notes(settings: &crate::settings::Settings) {
     for note in &settings.notes {
         say(&format!("trainlint: {note}"));
     }

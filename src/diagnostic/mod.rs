@@ -2,7 +2,7 @@
 
 pub mod rule;
 pub mod selection;
-pub mod suggest;
+pub(crate) mod suggest;
 
 use crate::source::{SourceFile, Span};
 pub use rule::{RuleId, RuleMeta};
@@ -87,7 +87,7 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// Caps the finding's severity (the selection's severity for its rule is applied under it).
-    pub fn at_most(mut self, severity: Severity) -> Self {
+    pub(crate) fn at_most(mut self, severity: Severity) -> Self {
         self.severity_cap = Some(severity);
         self.severity = self.severity.min(severity);
         self
@@ -113,22 +113,22 @@ impl Diagnostic {
         }
     }
 
-    pub fn with_label(mut self, label: impl Into<String>) -> Self {
+    pub(crate) fn with_label(mut self, label: impl Into<String>) -> Self {
         self.label = Some(label.into());
         self
     }
 
-    pub fn with_secondary(mut self, file: &Arc<SourceFile>, span: Span, message: impl Into<String>) -> Self {
+    pub(crate) fn with_secondary(mut self, file: &Arc<SourceFile>, span: Span, message: impl Into<String>) -> Self {
         self.labels.push(Label { file: Arc::clone(file), span, message: message.into() });
         self
     }
 
-    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+    pub(crate) fn with_note(mut self, note: impl Into<String>) -> Self {
         self.note = Some(note.into());
         self
     }
 
-    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+    pub(crate) fn with_help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
     }
@@ -138,7 +138,7 @@ impl Diagnostic {
         self
     }
 
-    pub fn with_fix_opt(mut self, fix: Option<Fix>) -> Self {
+    pub(crate) fn with_fix_opt(mut self, fix: Option<Fix>) -> Self {
         self.fix = fix.map(conform_fix);
         self
     }
@@ -149,7 +149,7 @@ impl Diagnostic {
     }
 
     /// Output order: file, position, then code.
-    pub fn sort_key(&self) -> (&str, usize, &'static str) {
+    pub(crate) fn sort_key(&self) -> (&str, usize, &'static str) {
         (self.file.display(), self.span.start, self.rule.code)
     }
 }
@@ -185,7 +185,7 @@ pub fn splice(text: &str, edits: &[Edit]) -> String {
 /// `\r` (classic Mac OS; YAML reads it as a line break), and no final newline
 /// added at the end of a file that has none. Fixes build their content with
 /// `\n`; every edit goes through here (when a fix is attached and when it is spliced).
-pub fn conform(text: &str, span: &Span, content: &str) -> String {
+pub(crate) fn conform(text: &str, span: &Span, content: &str) -> String {
     let line_end = match text.find(['\n', '\r']) {
         Some(i) if text[i..].starts_with("\r\n") => "\r\n",
         Some(i) if text[i..].starts_with('\r') => "\r",

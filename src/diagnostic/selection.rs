@@ -41,7 +41,7 @@ impl RuleSelection {
     /// `select` is empty and that only ignores hands its ignores on to the
     /// next layer, as ruff's `carryover_ignores` does (`--select '' --ignore X`
     /// followed by a layer that selects).
-    pub fn layered(layers: &[Selectors]) -> Self {
+    pub(crate) fn layered(layers: &[Selectors]) -> Self {
         let default = ["ALL".to_owned()];
         let mut built = Vec::new();
         let mut carried: Vec<String> = Vec::new();
@@ -62,7 +62,7 @@ impl RuleSelection {
     }
 
     /// Adds severity overrides (`MEM003 = "warning"`).
-    pub fn with_severities(mut self, overrides: &BTreeMap<String, Severity>) -> Self {
+    pub(crate) fn with_severities(mut self, overrides: &BTreeMap<String, Severity>) -> Self {
         let mut list: Vec<(String, Severity)> = overrides.iter().map(|(k, v)| (k.to_ascii_uppercase(), *v)).collect();
         list.sort_by_key(|(k, _)| std::cmp::Reverse(specificity(k)));
         self.severities = list;
@@ -75,7 +75,7 @@ impl RuleSelection {
         keys.map(String::as_str).find(|selector| !rules.iter().any(|r| matches(selector, r.code)))
     }
 
-    pub fn is_enabled(&self, rule: &RuleMeta) -> bool {
+    pub(crate) fn is_enabled(&self, rule: &RuleMeta) -> bool {
         let mut enabled = false;
         for layer in &self.layers {
             match layer.selectors.iter().rfind(|(s, _)| matches(s, rule.code)) {
@@ -97,7 +97,7 @@ impl RuleSelection {
 /// One layer's selectors as written: `select` (`None`: not set), `extend-select`,
 /// and `ignore` with `extend-ignore` (one list: ruff made `extend-ignore` the same as `ignore`).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Selectors<'a> {
+pub(crate) struct Selectors<'a> {
     pub select: Option<&'a [String]>,
     pub extend_select: &'a [String],
     pub ignore: &'a [String],

@@ -15,7 +15,7 @@ use std::sync::Mutex;
 ///
 /// The first known key equal to `unknown` once normalised wins; otherwise the
 /// first of the nearest within a third of `unknown`'s length (at least one edit).
-pub fn suggest<'k>(unknown: &str, known: &'k [String]) -> Option<&'k str> {
+pub(crate) fn suggest<'k>(unknown: &str, known: &'k [String]) -> Option<&'k str> {
     let mut scratch = Scratch::default();
     let target: Vec<char> = normalized_chars(unknown).collect();
     let threshold = (unknown.chars().count() / 3).max(1);
@@ -41,8 +41,9 @@ pub fn suggest<'k>(unknown: &str, known: &'k [String]) -> Option<&'k str> {
     best.map(|(_, k)| k)
 }
 
-/// Edit distance, for the dialect key checks.
-pub fn levenshtein_public(a: &str, b: &str) -> usize {
+/// Edit distance without a bound (the tests' reference).
+#[cfg(test)]
+fn levenshtein_public(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     bounded_levenshtein(&a, &b, usize::MAX, &mut Vec::new())
@@ -86,7 +87,7 @@ fn bounded_levenshtein(a: &[char], b: &[char], bound: usize, row: &mut Vec<usize
 
 /// A static set of known keys, normalised once: the keys a framework dialect
 /// knows (`KnownKeys::keys`), for SCH003's near-miss search.
-pub struct NormalizedKeys {
+pub(crate) struct NormalizedKeys {
     keys: Vec<Vec<char>>,
 }
 
@@ -106,7 +107,7 @@ impl NormalizedKeys {
     }
 
     /// Whether `key` is within `max_edits` edits of one of the keys (both normalised).
-    pub fn any_within(&self, key: &str, max_edits: usize, scratch: &mut KeyScratch) -> bool {
+    pub(crate) fn any_within(&self, key: &str, max_edits: usize, scratch: &mut KeyScratch) -> bool {
         scratch.key.clear();
         scratch.key.extend(normalized_chars(key));
         let key = &scratch.key;
@@ -120,7 +121,7 @@ impl NormalizedKeys {
 
 /// Buffers reused by `NormalizedKeys::any_within` across the keys of a mapping.
 #[derive(Default)]
-pub struct KeyScratch {
+pub(crate) struct KeyScratch {
     key: Vec<char>,
     row: Vec<usize>,
 }

@@ -5,9 +5,9 @@ use super::{Doc, Dialect, DerivedRoles, Evidence, Framework, WorldSize};
 use crate::load::Node;
 use crate::schema::{Manifest, Role};
 
-pub const ACCELERATE: Dialect = Dialect(&Accelerate);
+pub(crate) const ACCELERATE: Dialect = Dialect(&Accelerate);
 
-pub struct Accelerate;
+pub(crate) struct Accelerate;
 
 /// `num_processes` is the whole world (all machines), not the devices of one. The DeepSpeed and
 /// FSDP plugins' roles are derived (`derived`): they count only under their `distributed_type`.

@@ -5,7 +5,7 @@ use super::{Doc, Dialect, Evidence, Framework};
 
 pub const BINDINGS: Dialect = Dialect(&Bindings);
 
-pub struct Bindings;
+pub(crate) struct Bindings;
 
 impl Framework for Bindings {
     fn name(&self) -> &'static str {

@@ -10,7 +10,7 @@ use crate::schema::{Manifest, Role};
 
 pub const DEEPSPEED: Dialect = Dialect(&Deepspeed);
 
-pub struct Deepspeed;
+pub(crate) struct Deepspeed;
 
 pub const BINDINGS: [(Role, &str); 10] = [
     (Role::MicroBatch, "train_micro_batch_size_per_gpu"),
@@ -31,7 +31,7 @@ pub const BINDINGS: [(Role, &str); 10] = [
 /// `"auto"`, which HF's integration fills from the model's hidden size (`estimate::zero::Stage3InFlight`).
 /// Read here for a DeepSpeed config, and from the DeepSpeed file a training config names
 /// (`resolve::fill_from_deepspeed_file`).
-pub const ZERO3_IN_FLIGHT: [(Role, &str); 4] = [
+pub(crate) const ZERO3_IN_FLIGHT: [(Role, &str); 4] = [
     (Role::ZeroReduceBucketSize, "zero_optimization.reduce_bucket_size"),
     (Role::ZeroPrefetchBucketSize, "zero_optimization.stage3_prefetch_bucket_size"),
     (Role::ZeroMaxLiveParameters, "zero_optimization.stage3_max_live_parameters"),

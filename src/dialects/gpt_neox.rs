@@ -38,9 +38,9 @@ use super::{DerivedRoles, Dialect, Doc, Evidence, Framework, KnownKeys, Unmodell
 use crate::load::{Node, Value};
 use crate::schema::{Manifest, Role};
 
-pub const GPT_NEOX: Dialect = Dialect(&GptNeox);
+pub(crate) const GPT_NEOX: Dialect = Dialect(&GptNeox);
 
-pub struct GptNeox;
+pub(crate) struct GptNeox;
 
 /// Role → top-level NeoX argument (either spelling, `-` or `_`, is read: `from_ymls`), or a
 /// key inside a DeepSpeed section (`optimizer.params.lr`, `zero_optimization.stage`), which

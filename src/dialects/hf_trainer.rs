@@ -6,9 +6,9 @@ use super::{Doc, Dialect, DerivedRoles, Evidence, Framework, KnownKeys};
 use crate::load::Node;
 use crate::schema::{Manifest, Role};
 
-pub const HF_TRAINER: Dialect = Dialect(&HfTrainer);
+pub(crate) const HF_TRAINER: Dialect = Dialect(&HfTrainer);
 
-pub struct HfTrainer;
+pub(crate) struct HfTrainer;
 
 /// `model_name_or_path` is not a TrainingArguments field: it is TRL's `ModelConfig.model_name_or_path`
 /// (trl `trl/trainer/model_config.py`), the `ModelArguments` of the transformers example scripts
@@ -39,7 +39,7 @@ pub const BINDINGS: [(Role, &str); 11] = [
 ];
 
 /// The TrainingArguments keys a typo most often hides.
-pub const BATCH_KEYS: [&str; 8] = [
+pub(crate) const BATCH_KEYS: [&str; 8] = [
     "per_device_train_batch_size",
     "per_device_eval_batch_size",
     "gradient_accumulation_steps",
@@ -52,7 +52,7 @@ pub const BATCH_KEYS: [&str; 8] = [
 
 /// Maximum sequence length spellings: TRL's `max_seq_length` / `max_length`,
 /// the tokenizer's `model_max_length`.
-pub const SEQUENCE_LENGTH_KEYS: [&str; 3] = ["max_seq_length", "max_length", "model_max_length"];
+pub(crate) const SEQUENCE_LENGTH_KEYS: [&str; 3] = ["max_seq_length", "max_length", "model_max_length"];
 
 /// The switches of TrainingArguments and the frameworks built on it:
 /// `bf16`/`fp16` (mixed precision), `gradient_checkpointing`,
@@ -278,14 +278,14 @@ const GRPO_KEYS_SINCE: [(u64, &[&str]); 4] = [
 
 /// The newest TRL minor release (0.x) whose GRPOConfig key the config writes, with the key: the
 /// oldest release the run can be launched on (`GRPO_KEYS_SINCE`).
-pub fn grpo_release_floor(root: &Node) -> Option<(u64, &'static str)> {
+pub(crate) fn grpo_release_floor(root: &Node) -> Option<(u64, &'static str)> {
     GRPO_KEYS_SINCE.iter().rev().find_map(|(minor, keys)| keys.iter().find(|k| root.get(k).is_some()).map(|k| (*minor, *k)))
 }
 
 /// A launch line's program that runs TRL's GRPO: a Python script named for it (open-r1's
 /// `src/open_r1/grpo.py`, TRL's `trl/scripts/grpo.py`, `train_grpo.py`), `grpo` a whole word of
 /// its name. (TRL's own command line, `trl grpo`, is not a launch line trainlint reads yet.)
-pub fn grpo_program(program: &str) -> bool {
+pub(crate) fn grpo_program(program: &str) -> bool {
     let name = program.rsplit(['/', '\\']).next().unwrap_or(program).to_ascii_lowercase();
     name.strip_suffix(".py").unwrap_or(&name).split(|c: char| !c.is_ascii_alphanumeric()).any(|word| word == "grpo")
 }
@@ -422,13 +422,13 @@ pub fn full_shard(root: &Node) -> bool {
 
 /// Whether the FSDP options move parameters to the CPU: the `offload` option, or
 /// `fsdp_config.fsdp_offload_params` / `offload_params` (accelerate's FSDP plugin, Axolotl).
-pub fn fsdp_offloads(root: &Node) -> bool {
+pub(crate) fn fsdp_offloads(root: &Node) -> bool {
     fsdp_options(root).iter().any(|o| o == "offload") || super::truthy(root, "fsdp_config.fsdp_offload_params") || super::truthy(root, "fsdp_config.offload_params")
 }
 
 /// What the memory model cannot read in a TrainingArguments-style config: a DeepSpeed
 /// config, or an FSDP strategy other than full sharding.
-pub fn sharding_unmodelled(root: &Node) -> Option<super::Unmodelled> {
+pub(crate) fn sharding_unmodelled(root: &Node) -> Option<super::Unmodelled> {
     if let Some(found) = super::first_set(root, &HF_SHARDING[..1]) {
         return Some(found);
     }
@@ -438,7 +438,7 @@ pub fn sharding_unmodelled(root: &Node) -> Option<super::Unmodelled> {
 /// TrainingArguments that shard the model states (transformers `training_args.py`:
 /// `deepspeed`, `fsdp`, `fsdp_config`); the frameworks built on TrainingArguments
 /// take the same keys.
-pub const HF_SHARDING: [(&str, &str); 3] = [
+pub(crate) const HF_SHARDING: [(&str, &str); 3] = [
     ("deepspeed", "the run shards with the DeepSpeed config this key names, which trainlint does not read yet"),
     ("fsdp", "the run shards with a PyTorch FSDP strategy other than full sharding, which trainlint does not model yet"),
     ("fsdp_config", "the run shards with a PyTorch FSDP strategy other than full sharding, which trainlint does not model yet"),

@@ -5,7 +5,7 @@
 use super::{Doc, Dialect, Evidence, Framework};
 use crate::load::Value;
 
-pub const HYDRA: Dialect = Dialect(&Hydra);
+pub(crate) const HYDRA: Dialect = Dialect(&Hydra);
 
 pub struct Hydra;
 

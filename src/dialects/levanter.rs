@@ -52,7 +52,7 @@ use super::{DerivedRoles, Dialect, Doc, Evidence, Framework, KnownKeys, Unmodell
 use crate::load::{Node, Value};
 use crate::schema::{Manifest, Role};
 
-pub const LEVANTER: Dialect = Dialect(&Levanter);
+pub(crate) const LEVANTER: Dialect = Dialect(&Levanter);
 
 pub struct Levanter;
 

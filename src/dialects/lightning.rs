@@ -21,7 +21,7 @@ use super::{Doc, Dialect, DerivedRoles, Evidence, Framework, KnownKeys, WorldSiz
 use crate::load::{Node, Value};
 use crate::schema::{Manifest, Role};
 
-pub const LIGHTNING: Dialect = Dialect(&Lightning);
+pub(crate) const LIGHTNING: Dialect = Dialect(&Lightning);
 
 pub struct Lightning;
 
@@ -119,7 +119,7 @@ fn scheduled_accumulation(root: &Node, trainer: &str) -> Option<String> {
 }
 
 /// Lightning 2.x `Trainer.__init__` arguments (lightning 2.6, `trainer/trainer.py`).
-pub const TRAINER_KEYS: [&str; 41] = [
+pub(crate) const TRAINER_KEYS: [&str; 41] = [
     "accelerator",
     "strategy",
     "devices",
@@ -193,7 +193,7 @@ fn target_is_trainer(node: &Node) -> bool {
 
 /// The dotted path of a nested `trainer` mapping with at least two Lightning
 /// Trainer arguments (`training.trainer` in seed 004's project).
-pub fn find_trainer(root: &Node) -> Option<String> {
+pub(crate) fn find_trainer(root: &Node) -> Option<String> {
     fn walk(node: &Node, path: &str, depth: usize) -> Option<String> {
         let entries = node.entries()?;
         for entry in entries {

@@ -18,9 +18,9 @@ use super::{BatchSemantics, Dialect, DerivedRoles, Doc, Evidence, Framework, Kno
 use crate::load::{Node, Value};
 use crate::schema::{Manifest, Role};
 
-pub const LITGPT: Dialect = Dialect(&Litgpt);
+pub(crate) const LITGPT: Dialect = Dialect(&Litgpt);
 
-pub struct Litgpt;
+pub(crate) struct Litgpt;
 
 /// - `checkpoint_dir`: the base model's folder, `checkpoints/<org>/<name>` as `litgpt download`
 ///   writes it (`litgpt/utils.py` `auto_download_checkpoint`, `extend_checkpoint_dir`); the

@@ -7,9 +7,9 @@ use super::{Doc, Dialect, DerivedRoles, Evidence, Framework, KnownKeys, hf_train
 use crate::load::Node;
 use crate::schema::{Manifest, Role};
 
-pub const LLAMA_FACTORY: Dialect = Dialect(&LlamaFactory);
+pub(crate) const LLAMA_FACTORY: Dialect = Dialect(&LlamaFactory);
 
-pub struct LlamaFactory;
+pub(crate) struct LlamaFactory;
 
 impl Framework for LlamaFactory {
     /// `cutoff_len` truncates; without `packing`/`neat_packing` (on by default only for the `pt`

@@ -31,9 +31,9 @@ use super::{BatchSemantics, Dialect, DerivedRoles, Doc, Evidence, Framework, Kno
 use crate::load::Node;
 use crate::schema::{Manifest, Role};
 
-pub const LLM_FOUNDRY: Dialect = Dialect(&LlmFoundry);
+pub(crate) const LLM_FOUNDRY: Dialect = Dialect(&LlmFoundry);
 
-pub struct LlmFoundry;
+pub(crate) struct LlmFoundry;
 
 /// Role → key. `max_seq_len` is the top-level key `TrainConfig` requires; older
 /// files and files whose top level interpolates it keep it in `variables`.

@@ -28,7 +28,7 @@ use super::{DerivedRoles, Dialect, Doc, Evidence, Framework, KnownKeys, Unmodell
 use crate::load::{Node, Value};
 use crate::schema::{Manifest, Role};
 
-pub const MAXTEXT: Dialect = Dialect(&MaxText);
+pub(crate) const MAXTEXT: Dialect = Dialect(&MaxText);
 
 pub struct MaxText;
 

@@ -21,9 +21,9 @@ use super::{BatchSemantics, Derived, Dialect, Doc, Evidence, Framework, KnownKey
 use crate::load::{Node, Value};
 use crate::schema::{Manifest, Role};
 
-pub const MCLI: Dialect = Dialect(&Mcli);
+pub(crate) const MCLI: Dialect = Dialect(&Mcli);
 
-pub struct Mcli;
+pub(crate) struct Mcli;
 
 /// The training config the run injects.
 fn parameters(root: &Node) -> Option<&Node> {

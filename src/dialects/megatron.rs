@@ -61,7 +61,7 @@ use super::{DerivedRoles, Dialect, Doc, Evidence, Framework, Unmodelled};
 use crate::load::{Node, Value};
 use crate::schema::{Manifest, Role};
 
-pub const MEGATRON: Dialect = Dialect(&Megatron);
+pub(crate) const MEGATRON: Dialect = Dialect(&Megatron);
 
 pub struct Megatron;
 

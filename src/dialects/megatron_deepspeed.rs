@@ -70,9 +70,9 @@ use super::{BatchSemantics, DerivedRoles, Dialect, Doc, Framework, Unmodelled};
 use crate::load::{Node, Value};
 use crate::schema::{Manifest, Role};
 
-pub const MEGATRON_DEEPSPEED: Dialect = Dialect(&MegatronDeepSpeed);
+pub(crate) const MEGATRON_DEEPSPEED: Dialect = Dialect(&MegatronDeepSpeed);
 
-pub struct MegatronDeepSpeed;
+pub(crate) struct MegatronDeepSpeed;
 
 /// Role → flag, as the shell reader keys it (`--micro-batch-size` → `micro_batch_size`), as
 /// `megatron/arguments.py` spells them.

@@ -325,7 +325,7 @@ pub struct Unmodelled {
 
 /// The first of `keys` the root sets (a true switch, a non-empty string, list or
 /// mapping), with the reason given for it.
-pub fn first_set(root: &Node, keys: &[(&str, &str)]) -> Option<Unmodelled> {
+pub(crate) fn first_set(root: &Node, keys: &[(&str, &str)]) -> Option<Unmodelled> {
     keys.iter().find_map(|(key, reason)| {
         let node = root.get_dotted(key)?;
         let set = match &node.value {
@@ -384,7 +384,7 @@ impl schemars::JsonSchema for Dialect {
 }
 
 /// The registered dialect of this name.
-pub fn by_name(name: &str) -> Option<Dialect> {
+pub(crate) fn by_name(name: &str) -> Option<Dialect> {
     ALL.iter().copied().find(|d| d.name() == name)
 }
 
@@ -419,7 +419,7 @@ impl Evidence<'_> {
 /// evidence does; the last dialect (`unknown`) always matches.
 /// The first framework whose key evidence a tree alone shows (no path, no manifest, no layout:
 /// a launch line's flags say nothing by where the script lies); pseudo-dialects are not frameworks.
-pub fn detect_by_keys(root: &Node) -> Option<(Dialect, String)> {
+pub(crate) fn detect_by_keys(root: &Node) -> Option<(Dialect, String)> {
     let cx = Evidence { root, path: None, bound_paths: &[], hydra_primary: &|_| None };
     ALL.iter().filter(|d| !d.pseudo() && !d.reads_toml()).find_map(|d| d.evidence(&cx).map(|why| (*d, why)))
 }
@@ -427,12 +427,12 @@ pub fn detect_by_keys(root: &Node) -> Option<(Dialect, String)> {
 /// The framework a launch line's flags show: the first whose launch evidence the program and its
 /// flags give (`pretrain_gpt.py --micro-batch-size 4`), else the first whose key evidence the flags
 /// alone show (`detect_by_keys`).
-pub fn detect_launch(flags: &Node, program: Option<&str>) -> Option<(Dialect, String)> {
+pub(crate) fn detect_launch(flags: &Node, program: Option<&str>) -> Option<(Dialect, String)> {
     let by_program = program.and_then(|program| ALL.iter().filter(|d| !d.pseudo()).find_map(|d| d.launch_evidence(program, flags).map(|why| (*d, why))));
     by_program.or_else(|| detect_by_keys(flags))
 }
 
-pub fn detect(cx: &Evidence) -> (Dialect, String) {
+pub(crate) fn detect(cx: &Evidence) -> (Dialect, String) {
     // TOML is read only by the frameworks that read TOML, by their keys alone; they read nothing else.
     let toml = cx.path.and_then(crate::load::Format::from_path) == Some(crate::load::Format::Toml);
     if toml {
@@ -486,7 +486,7 @@ impl DerivedRoles {
 
     /// A framework's default for a setting the config leaves out (`path`, absent from the
     /// tree), located at `anchor`, a key the config has.
-    pub fn push_default(&mut self, role: Role, value: serde_json::Value, path: &str, anchor: &str) {
+    pub(crate) fn push_default(&mut self, role: Role, value: serde_json::Value, path: &str, anchor: &str) {
         self.0.push(Derived { role, value, path: path.to_owned(), anchor: Some(anchor.to_owned()) });
     }
 
@@ -503,7 +503,7 @@ impl DerivedRoles {
 
 /// A switch that is on: `true`, `"true"`, `"auto"`, or a non-zero integer (Python's truth of
 /// `1`, and HfArgumentParser's `string_to_bool`, which reads `--gradient_checkpointing 1` as True).
-pub fn truthy(root: &Node, path: &str) -> bool {
+pub(crate) fn truthy(root: &Node, path: &str) -> bool {
     root.get_dotted(path)
         .is_some_and(|n| n.value == Value::Bool(true) || n.as_str() == Some("auto") || n.as_str() == Some("true") || matches!(n.value, Value::Int(i) if i != 0))
 }
@@ -521,7 +521,7 @@ pub fn contains_key(node: &Node, key: &str, depth: usize) -> bool {
 }
 
 /// A static binding table as owned pairs.
-pub fn owned(table: &[(Role, &str)]) -> Vec<(Role, String)> {
+pub(crate) fn owned(table: &[(Role, &str)]) -> Vec<(Role, String)> {
     table.iter().map(|(r, p)| (*r, (*p).to_owned())).collect()
 }
 
@@ -563,7 +563,7 @@ pub struct BatchSemantics {
 }
 
 /// Lightning's check of its devices against the launcher's processes (`Framework::refuses_other_world`).
-pub const LIGHTNING_VALIDATES_WORLD: &str =
+pub(crate) const LIGHTNING_VALIDATES_WORLD: &str =
     "`validate_settings` of its cluster environments: lightning/fabric/plugins/environments/torchelastic.py for torchrun, slurm.py for SLURM";
 
 /// How a framework learns its data-parallel world size.

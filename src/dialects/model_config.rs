@@ -4,9 +4,9 @@ use super::{Doc, Dialect, DerivedRoles, Evidence, Framework};
 use crate::load::Node;
 use crate::schema::Role;
 
-pub const MODEL_CONFIG: Dialect = Dialect(&ModelConfig);
+pub(crate) const MODEL_CONFIG: Dialect = Dialect(&ModelConfig);
 
-pub struct ModelConfig;
+pub(crate) struct ModelConfig;
 
 /// The path of the mapping that holds a transformer's shape (an HF `config.json`
 /// at the top level, or nested as in DeepSpeedExamples' `bert_model_config`).

@@ -31,9 +31,9 @@ use super::{DerivedRoles, Dialect, Doc, Evidence, Framework, KnownKeys, Unmodell
 use crate::load::{Node, Value};
 use crate::schema::{Manifest, Role};
 
-pub const NANOTRON: Dialect = Dialect(&Nanotron);
+pub(crate) const NANOTRON: Dialect = Dialect(&Nanotron);
 
-pub struct Nanotron;
+pub(crate) struct Nanotron;
 
 const BINDINGS: [(Role, &str); 12] = [
     (Role::MicroBatch, "tokens.micro_batch_size"),

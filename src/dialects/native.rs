@@ -7,9 +7,9 @@
 use super::{Doc, Dialect, Evidence, Framework, WorldSize};
 use crate::schema::{Manifest, Role};
 
-pub const NATIVE: Dialect = Dialect(&Native);
+pub(crate) const NATIVE: Dialect = Dialect(&Native);
 
-pub struct Native;
+pub(crate) struct Native;
 
 pub const BINDINGS: [(Role, &str); 46] = [
     (Role::MicroBatch, "batch.micro_batch"),

@@ -36,9 +36,9 @@ use super::{BatchSemantics, Doc, Dialect, DerivedRoles, Evidence, Framework, Kno
 use crate::load::{Node, Value};
 use crate::schema::{Manifest, Role};
 
-pub const NEMO: Dialect = Dialect(&Nemo);
+pub(crate) const NEMO: Dialect = Dialect(&Nemo);
 
-pub struct Nemo;
+pub(crate) struct Nemo;
 
 /// Keys of `model:` that only a Megatron model has (`megatron_gpt_config.yaml`).
 const MEGATRON_KEYS: [&str; 5] = ["micro_batch_size", "global_batch_size", "tensor_model_parallel_size", "pipeline_model_parallel_size", "context_parallel_size"];

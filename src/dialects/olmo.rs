@@ -38,9 +38,9 @@ use super::{BatchSemantics, DerivedRoles, Dialect, Doc, Evidence, Framework, Kno
 use crate::load::{Node, Value};
 use crate::schema::{Manifest, Role};
 
-pub const OLMO: Dialect = Dialect(&Olmo);
+pub(crate) const OLMO: Dialect = Dialect(&Olmo);
 
-pub struct Olmo;
+pub(crate) struct Olmo;
 
 /// Role → key (`TrainConfig`, `ModelConfig`, `OptimizerConfig` in `olmo/config.py`).
 const BINDINGS: [(Role, &str); 10] = [
@@ -57,7 +57,7 @@ const BINDINGS: [(Role, &str); 10] = [
 ];
 
 /// `TrainConfig`'s fields (`olmo/config.py`), the top-level keys `om.merge` accepts.
-pub const TRAIN_CONFIG_KEYS: [&str; 65] = [
+pub(crate) const TRAIN_CONFIG_KEYS: [&str; 65] = [
     "run_name",
     "seed",
     "epoch",

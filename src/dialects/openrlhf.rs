@@ -41,9 +41,9 @@ use super::{BatchSemantics, DerivedRoles, Dialect, Doc, Evidence, Framework, Unm
 use crate::load::Node;
 use crate::schema::{Manifest, Role};
 
-pub const OPENRLHF: Dialect = Dialect(&OpenRlhf);
+pub(crate) const OPENRLHF: Dialect = Dialect(&OpenRlhf);
 
-pub struct OpenRlhf;
+pub(crate) struct OpenRlhf;
 
 /// Role → flag, flat layout first, then the dotted hierarchy of commit ed62d0e2
 /// (`--model.model_name_or_path`, `--train.micro_batch_size`, `--data.max_len`, `--ds.zero_stage`,

@@ -6,9 +6,9 @@
 use super::{Doc, Dialect, Framework};
 use crate::schema::{Manifest, Role};
 
-pub const SHELL: Dialect = Dialect(&Shell);
+pub(crate) const SHELL: Dialect = Dialect(&Shell);
 
-pub struct Shell;
+pub(crate) struct Shell;
 
 /// Why a shell script is this dialect.
 pub fn reason(command: Option<&str>) -> String {

@@ -52,9 +52,9 @@ use super::{DerivedRoles, Dialect, Doc, Evidence, Framework, KnownKeys, Unmodell
 use crate::load::{Node, Value};
 use crate::schema::{Manifest, Role};
 
-pub const TORCHTITAN: Dialect = Dialect(&Torchtitan);
+pub(crate) const TORCHTITAN: Dialect = Dialect(&Torchtitan);
 
-pub struct Torchtitan;
+pub(crate) struct Torchtitan;
 
 /// Role → key path. `training.batch_size` is the older name of `local_batch_size`.
 const BINDINGS: [(Role, &str); 9] = [

@@ -6,7 +6,7 @@ use crate::schema::{Manifest, Role};
 
 pub const TORCHTUNE: Dialect = Dialect(&Torchtune);
 
-pub struct Torchtune;
+pub(crate) struct Torchtune;
 
 /// `model._component_` is the builder the recipe instantiates (`config.instantiate(cfg.model)` in
 /// torchtune `recipes/full_finetune_single_device.py`, `lora_finetune_single_device.py`); the

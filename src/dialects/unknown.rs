@@ -3,7 +3,7 @@
 
 use super::{Doc, ALL, Dialect, Evidence, Framework};
 
-pub const UNKNOWN: Dialect = Dialect(&Unknown);
+pub(crate) const UNKNOWN: Dialect = Dialect(&Unknown);
 
 pub struct Unknown;
 
@@ -14,7 +14,7 @@ pub fn reason() -> String {
 }
 
 /// Why a TOML file is not a training config: only the frameworks that read TOML could claim it.
-pub fn toml_reason() -> String {
+pub(crate) fn toml_reason() -> String {
     let frameworks: Vec<&str> = ALL.iter().filter(|d| d.reads_toml()).map(|d| d.title()).collect();
     format!("a TOML file without the keys of a framework that reads TOML ({})", frameworks.join(", "))
 }

@@ -340,7 +340,7 @@ impl Expr {
 }
 
 /// A quantity with an optional unit: `131 MiB`, `4 GB`, `1000000` (bytes).
-pub fn quantity(text: &str) -> Result<f64, String> {
+pub(crate) fn quantity(text: &str) -> Result<f64, String> {
     let expr = parse(text).map_err(|e| e.to_string())?;
     expr.eval(&|_| None)
 }

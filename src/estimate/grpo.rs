@@ -79,7 +79,7 @@ impl Release {
 /// Why GRPO's sequence length is a cap, not the length of every sample (`MemoryModel::build`'s
 /// floor): `compute_loss` @v0.14.0 pads the prompts to the longest and `generate` stops when
 /// every completion has ended, so a batch is as long as its longest prompt and completion.
-pub const CAP: &str = "GRPO's prompts are padded to the longest in the batch and its completions end at their end-of-sequence token (`max_prompt_length` and `max_completion_length` cap them)";
+pub(crate) const CAP: &str = "GRPO's prompts are padded to the longest in the batch and its completions end at their end-of-sequence token (`max_prompt_length` and `max_completion_length` cap them)";
 
 /// How many sequences one generation holds in its KV cache.
 #[derive(Clone, Debug, PartialEq)]
@@ -117,7 +117,7 @@ pub struct Grpo {
 /// The releases the project may run, oldest first, and the words that say why: the stated TRL
 /// version (`versions::at_least_of`, a range may leave several), raised by the GRPOConfig keys
 /// the config writes. Never empty.
-pub fn candidates(resolved: &ResolvedConfig, settings: &Settings) -> (Vec<Release>, Option<String>) {
+pub(crate) fn candidates(resolved: &ResolvedConfig, settings: &Settings) -> (Vec<Release>, Option<String>) {
     let path = resolved.source().path();
     let mut out = Vec::new();
     let mut sources = Vec::new();

@@ -13,7 +13,7 @@ pub mod expr;
 pub mod grpo;
 pub mod parts;
 pub mod plan;
-pub mod solve;
+pub(crate) mod solve;
 pub mod zero;
 
 use crate::resolve::ResolvedConfig;
@@ -21,8 +21,8 @@ use crate::resolve::model::ModelLookup;
 use crate::schema::GpuTarget;
 use crate::schema::training_config::Memory;
 use crate::settings::Settings;
-pub use band::Band;
-pub use calibration::Calibration;
+pub(crate) use band::Band;
+pub(crate) use calibration::Calibration;
 pub use components::cuda_context::DEFAULT_CUDA_CONTEXT_MIB;
 use components::{Live, REGISTRY, Run, Term};
 use serde::Serialize;
@@ -108,13 +108,13 @@ impl Phase {
 }
 
 /// The reason an unknown model gives: what is missing (MEM004's message).
-pub fn unknown_model(name: &str, why: Option<&str>) -> String {
+pub(crate) fn unknown_model(name: &str, why: Option<&str>) -> String {
     let why = why.map(|w| format!(" ({w})")).unwrap_or_default();
     format!("model `{name}` is not in the model catalog and no local config.json describes it{why}, so its parameter count and shape are unknown")
 }
 
 /// The reason a known model whose architecture the memory model does not support gives (MEM004's message).
-pub fn unsupported_model(name: &str, known: &crate::model::Unsupported) -> String {
+pub(crate) fn unsupported_model(name: &str, known: &crate::model::Unsupported) -> String {
     let id = if known.id.eq_ignore_ascii_case(name) { String::new() } else { format!(" ({})", known.id) };
     format!(
         "model `{name}`{id} is a known {} architecture that the memory model does not support ({}), so its parameter count and shape are unknown",
@@ -129,7 +129,7 @@ pub fn unsupported_model(name: &str, known: &crate::model::Unsupported) -> Strin
 /// which needs the architecture (the catalog or a config.json); `freeze` and other
 /// adapters are not modelled. Pricing every parameter as trained would overstate
 /// the peak several times, so such a run is not estimated rather than reported as not fitting.
-pub fn partial_training(resolved: &ResolvedConfig) -> Option<String> {
+pub(crate) fn partial_training(resolved: &ResolvedConfig) -> Option<String> {
     use crate::schema::Role;
     use crate::schema::typed::Adapter;
     if resolved.role(Role::TrainableFraction).is_some() {
@@ -165,20 +165,20 @@ pub fn partial_training(resolved: &ResolvedConfig) -> Option<String> {
 }
 
 /// MEM004's message, first part, for a run whose activations nothing gives (no sequence length).
-pub const ACTIVATIONS_UNKNOWN: &str = "the activations are unknown (the config does not bound the sequence length, and declares no activation size):";
+pub(crate) const ACTIVATIONS_UNKNOWN: &str = "the activations are unknown (the config does not bound the sequence length, and declares no activation size):";
 
 /// Why a config gets no training-memory estimate: it describes no training run (`Framework::not_training`).
-pub const NOT_TRAINING: &str = "not a training run:";
+pub(crate) const NOT_TRAINING: &str = "not a training run:";
 
 /// MEM004's message for a run that shards with FSDP over a world nobody states.
-pub const FSDP_WORLD_UNKNOWN: &str =
+pub(crate) const FSDP_WORLD_UNKNOWN: &str =
     "the run shards its parameters, gradients and optimizer states with FSDP over the data-parallel world, whose size is not known here";
 
 /// MEM004's message for a run that shards with the ZeRO stage of the DeepSpeed file it names over a world nobody states.
-pub const ZERO_WORLD_UNKNOWN: &str = "the run shards its model states with DeepSpeed ZeRO over the data-parallel world, whose size is not known here";
+pub(crate) const ZERO_WORLD_UNKNOWN: &str = "the run shards its model states with DeepSpeed ZeRO over the data-parallel world, whose size is not known here";
 
 /// MEM004's message for a setting the memory model does not read yet.
-pub fn unmodelled_reason(unmodelled: &crate::dialects::Unmodelled) -> String {
+pub(crate) fn unmodelled_reason(unmodelled: &crate::dialects::Unmodelled) -> String {
     format!("`{}` is set: {}", unmodelled.path, unmodelled.reason)
 }
 
@@ -229,7 +229,7 @@ impl NotEstimable {
     }
 
     /// The world nobody states, when that is why.
-    pub fn world_unknown(&self) -> Option<WorldUnknown> {
+    pub(crate) fn world_unknown(&self) -> Option<WorldUnknown> {
         match self.1 {
             Why::World(by) => Some(by),
             _ => None,
@@ -745,12 +745,12 @@ pub fn estimate(model: &MemoryModel, resolved: &ResolvedConfig, gpu: &GpuTarget,
 }
 
 /// A band in words: `44.63 GiB` where both ends print the same, else `17.41 GiB to 28.78 GiB`.
-pub fn human_range(low: f64, high: f64) -> String {
+pub(crate) fn human_range(low: f64, high: f64) -> String {
     let (low, high) = (human_bytes(low), human_bytes(high));
     if low == high { low } else { format!("{low} to {high}") }
 }
 
 /// `12.34 GiB`, `512 MiB`.
-pub fn human_bytes(bytes: f64) -> String {
+pub(crate) fn human_bytes(bytes: f64) -> String {
     if bytes.abs() >= GIB { format!("{:.2} GiB", bytes / GIB) } else { format!("{:.0} MiB", bytes / MIB) }
 }

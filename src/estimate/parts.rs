@@ -95,7 +95,7 @@ pub struct Parts {
 }
 
 /// PEFT `LoraConfig.r` default (peft `tuners/lora/config.py`).
-pub const DEFAULT_RANK: f64 = 8.0;
+pub(crate) const DEFAULT_RANK: f64 = 8.0;
 
 /// A full fine-tune, or one that trains the stated share of the parameters.
 pub fn whole(parameters: f64, trainable_fraction: f64) -> Parts {
@@ -121,7 +121,7 @@ pub fn adapters(e: &Entry, parameters: f64, adapter: Adapter, rank: f64, targets
 /// (`OFTRotationModule.weight`: `(r, n_elements)`, `n_elements = b(b−1)/2`): d_in·(b−1)/2
 /// trainable parameters per linear. The forward saves the input it rotates (2 B per feature,
 /// 16-bit) and the rotation it built (d_in × b elements) for the backward.
-pub fn oft(e: &Entry, parameters: f64, block: f64, targets: &LoraTargets, quantized_base: bool) -> Parts {
+pub(crate) fn oft(e: &Entry, parameters: f64, block: f64, targets: &LoraTargets, quantized_base: bool) -> Parts {
     let trainable = |l: &Linear| l.d_in * (block - 1.0) / 2.0 * l.count;
     on_frozen_base(e, parameters, targets, quantized_base, trainable, |l| l.d_in * block * l.count, 2.0)
 }

@@ -39,7 +39,7 @@ pub struct PlanRow {
 /// No product is formed (nothing can overflow), and the search is bounded:
 /// micro × world divides target when world divides it and micro divides the
 /// quotient, and divisors come in pairs (d, q ÷ d) with d ≤ √q.
-pub fn best_micro(target: u64, world: u64, max_fit: u64) -> Option<u64> {
+pub(crate) fn best_micro(target: u64, world: u64, max_fit: u64) -> Option<u64> {
     if world == 0 || !target.is_multiple_of(world) {
         return None;
     }

@@ -14,14 +14,14 @@ use crate::settings::Settings;
 use std::sync::Arc;
 
 /// Largest data-parallel world searched (GPUs).
-pub const MAX_WORLD: u64 = 4096;
+pub(crate) const MAX_WORLD: u64 = 4096;
 /// Sequence lengths are reported in steps of this many tokens (a length a config would state).
-pub const SEQUENCE_STEP: u64 = 64;
+pub(crate) const SEQUENCE_STEP: u64 = 64;
 /// Longest sequence searched when the model states no maximum position.
 const MAX_SEQUENCE: u64 = 1 << 20;
 
 /// The input solved for, and the model that prices the run at it.
-pub struct Solved {
+pub(crate) struct Solved {
     pub value: u64,
     pub model: MemoryModel,
     pub resolved: ResolvedConfig,
@@ -55,7 +55,13 @@ fn facts(resolved: &ResolvedConfig) -> Option<&ModelFacts> {
 /// the shortest searched, when not even that fits (a complete estimate whose verdict holds
 /// for every length). `None` when the question does not arise (the length is stated, or
 /// the shape unknown).
-pub fn longest_sequence(resolved: &ResolvedConfig, settings: &Settings, gpu: &GpuTarget, margin: f64, micro: u64) -> Option<Result<Solved, Box<Solved>>> {
+pub(crate) fn longest_sequence(
+    resolved: &ResolvedConfig,
+    settings: &Settings,
+    gpu: &GpuTarget,
+    margin: f64,
+    micro: u64,
+) -> Option<Result<Solved, Box<Solved>>> {
     if resolved.role(Role::SequenceLength).is_some_and(|v| !v.value.is_null()) {
         return None;
     }
@@ -94,7 +100,7 @@ pub fn longest_sequence(resolved: &ResolvedConfig, settings: &Settings, gpu: &Gp
 /// When the sequence length is unbounded too (torchtune's `max_seq_len: null` in a
 /// distributed recipe), the world is solved at the shortest length searched (64 tokens)
 /// and is a lower bound: longer samples need more GPUs (`Solved::at_sequence`).
-pub fn smallest_world(resolved: &ResolvedConfig, settings: &Settings, gpu: &GpuTarget, margin: f64, micro: u64) -> Result<Solved, Unsolved> {
+pub(crate) fn smallest_world(resolved: &ResolvedConfig, settings: &Settings, gpu: &GpuTarget, margin: f64, micro: u64) -> Result<Solved, Unsolved> {
     let usable = gpu.memory_bytes() as f64 * margin;
     let unbounded = facts(resolved).is_some() && resolved.role(Role::SequenceLength).is_none_or(|v| v.value.is_null());
     let at_sequence = unbounded.then_some(SEQUENCE_STEP);
@@ -107,10 +113,10 @@ pub fn smallest_world(resolved: &ResolvedConfig, settings: &Settings, gpu: &GpuT
         view.batch.world_size = Some(world);
         MemoryModel::build(&view, settings, Some(gpu))
     };
-    let widest = model_on(MAX_WORLD).map_err(Unsolved::NotEstimable)?;
+    let widest = model_on(MAX_WORLD).map_err(|_| Unsolved::NotEstimable)?;
     // Without activations the answer would be a lower bound on the peak: not solved.
     if !widest.activations_complete {
-        return Err(Unsolved::NotEstimable(NotEstimable::because(super::Why::ActivationsUnknown, super::ACTIVATIONS_UNKNOWN)));
+        return Err(Unsolved::NotEstimable);
     }
     // Solved for what surely fits: the band's high end (`MemoryModel::high`); the caller
     // reports MEM001 only where even the low end does not fit.
@@ -124,14 +130,15 @@ pub fn smallest_world(resolved: &ResolvedConfig, settings: &Settings, gpu: &GpuT
         let mid = low + (high - low) / 2;
         if model_on(mid).is_ok_and(|model| model.high(micro) <= usable) { high = mid } else { low = mid + 1 }
     }
-    let model = model_on(low).map_err(Unsolved::NotEstimable)?;
+    let model = model_on(low).map_err(|_| Unsolved::NotEstimable)?;
     view.batch.world_size = Some(low);
     Ok(Solved { value: low, model, resolved: view, at_sequence })
 }
 
 /// Why `smallest_world` found none.
-pub enum Unsolved {
+pub(crate) enum Unsolved {
     /// Not even `MAX_WORLD` GPUs hold it: the model at that world.
     FitsNowhere(Box<Solved>),
-    NotEstimable(NotEstimable),
+    /// Not estimable at any world (the caller has the reason from its own estimate).
+    NotEstimable,
 }

@@ -73,7 +73,7 @@ pub fn zero3(
 /// transformers 02348331: `reduce_bucket_size` = h², `stage3_prefetch_bucket_size` = 0.9·h²,
 /// `stage3_param_persistence_threshold` = 10·h).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Stage3InFlight {
+pub(crate) struct Stage3InFlight {
     /// `reduce_bucket_size`: the flat 16-bit gradient bucket (`__ipg_bucket_flat_buffer`).
     pub reduce_bucket: f64,
     /// `stage3_prefetch_bucket_size`: the most elements one module's fetch prefetches ahead.
@@ -86,7 +86,7 @@ pub struct Stage3InFlight {
 
 /// DeepSpeed's defaults (`config.py`: `reduce_bucket_size` `pp_int(5e8)`, `prefetch_bucket_size`
 /// `pp_int(5e7)`, `max_live_parameters` `pp_int(1e9)`, `param_persistence_threshold` `pp_int(1e5)`).
-pub const STAGE3_DEFAULTS: Stage3InFlight = Stage3InFlight { reduce_bucket: 5e8, prefetch_bucket: 5e7, max_live: 1e9, persistence_threshold: 1e5 };
+pub(crate) const STAGE3_DEFAULTS: Stage3InFlight = Stage3InFlight { reduce_bucket: 5e8, prefetch_bucket: 5e7, max_live: 1e9, persistence_threshold: 1e5 };
 
 /// One setting as a config states it.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -83,7 +83,7 @@ impl Excludes {
     }
 
     /// A pattern matches the path relative to the manifest, or any one of its components.
-    pub fn is_excluded(&self, path: &Path) -> bool {
+    pub(crate) fn is_excluded(&self, path: &Path) -> bool {
         let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
         let relative = absolute.strip_prefix(&self.root).unwrap_or(&absolute);
         self.set.is_match(relative) || relative.components().any(|c| self.set.is_match(c.as_os_str()))

@@ -23,12 +23,12 @@ pub struct Revision {
 /// The `git` to run for the repository around `dir`: on `PATH`, skipping
 /// relative entries and entries inside the working directory, `dir` or the
 /// work tree around it (a program planted in the project never runs).
-pub fn find_git(dir: &Path) -> Option<PathBuf> {
+pub(crate) fn find_git(dir: &Path) -> Option<PathBuf> {
     find_git_on(&std::env::var_os("PATH").unwrap_or_default(), dir)
 }
 
 /// `find_git` with the search path given.
-pub fn find_git_on(path: &std::ffi::OsStr, dir: &Path) -> Option<PathBuf> {
+pub(crate) fn find_git_on(path: &std::ffi::OsStr, dir: &Path) -> Option<PathBuf> {
     let mut untrusted: Vec<PathBuf> = vec![dir.to_path_buf()];
     untrusted.extend(std::env::current_dir().ok());
     untrusted.extend(work_tree_root(dir));
@@ -115,7 +115,7 @@ impl Revision {
 /// The work tree around `start`: the nearest folder, `start` itself or above
 /// it, holding a `.git` entry (a folder, or the file a worktree or submodule
 /// has). Found by looking at the file system only; no git process is run.
-pub fn work_tree_root(start: &Path) -> Option<std::path::PathBuf> {
+pub(crate) fn work_tree_root(start: &Path) -> Option<std::path::PathBuf> {
     let absolute = std::fs::canonicalize(start).or_else(|_| std::path::absolute(start)).ok()?;
     absolute.ancestors().find(|dir| dir.join(".git").exists()).map(Path::to_path_buf)
 }

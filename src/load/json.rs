@@ -21,7 +21,7 @@ pub fn parse(text: &str) -> Result<JsonTree, LoadError> {
 
 /// JSON with comments (`//`, `/* */`) and trailing commas, as TypeScript and
 /// VS Code read `tsconfig.json` and `devcontainer.json`; nothing else relaxed.
-pub fn parse_jsonc(text: &str) -> Result<JsonTree, LoadError> {
+pub(crate) fn parse_jsonc(text: &str) -> Result<JsonTree, LoadError> {
     parse_with(text, true)
 }
 

@@ -110,7 +110,7 @@ impl Loader {
     }
 
     /// Restricts reading to files under `roots` (each canonicalised; links resolved).
-    pub fn with_roots(self, roots: &[PathBuf]) -> Loader {
+    pub(crate) fn with_roots(self, roots: &[PathBuf]) -> Loader {
         let mut canonical: Vec<PathBuf> = roots.iter().map(|r| std::fs::canonicalize(r).unwrap_or_else(|_| r.clone())).collect();
         canonical.sort();
         canonical.dedup();
@@ -118,13 +118,13 @@ impl Loader {
     }
 
     /// This loader's roots plus `other`'s (a group of files under a nested manifest).
-    pub fn with_roots_of(self, other: &Loader) -> Loader {
+    pub(crate) fn with_roots_of(self, other: &Loader) -> Loader {
         let roots: Vec<PathBuf> = self.roots.iter().chain(other.roots.iter()).cloned().collect();
         self.with_roots(&roots)
     }
 
     /// The canonical project roots (empty: reading is not restricted).
-    pub fn roots(&self) -> &[PathBuf] {
+    pub(crate) fn roots(&self) -> &[PathBuf] {
         &self.roots
     }
 
@@ -132,7 +132,7 @@ impl Loader {
     /// does not exist yet is judged by its folder; one whose folder does not
     /// exist either is not inside. For a writer: every file `--fix` edits was
     /// read through this loader, so it passed this check when it was read.
-    pub fn is_inside_project(&self, path: &Path) -> bool {
+    pub(crate) fn is_inside_project(&self, path: &Path) -> bool {
         self.roots.is_empty() || self.resolved(path).is_some_and(|canonical| self.roots.iter().any(|root| canonical.starts_with(root)))
     }
 
@@ -166,14 +166,15 @@ impl Loader {
     }
 
     /// The same loader with another budget for the whole run (tests; the commands keep `MAX_RUN_BYTES`).
-    pub fn with_run_budget(self, bytes: u64) -> Loader {
+    #[cfg(test)]
+    pub(crate) fn with_run_budget(self, bytes: u64) -> Loader {
         Loader { run_budget: bytes, ..self }
     }
 
     /// `Err` when `path` exists but is not something trainlint reads: outside
     /// the project, or not a regular file (a FIFO, a device). A missing path is
     /// `Ok`: the read that needs it says so. Nothing is opened.
-    pub fn check_readable(&self, path: &Path) -> std::io::Result<()> {
+    pub(crate) fn check_readable(&self, path: &Path) -> std::io::Result<()> {
         self.check_inside(path)?;
         if let Origin::Disk = self.origin
             && let Ok(metadata) = std::fs::metadata(path)
@@ -186,7 +187,7 @@ impl Loader {
     }
 
     /// Bytes this loader (and its clones) read so far.
-    pub fn bytes_read(&self) -> u64 {
+    pub(crate) fn bytes_read(&self) -> u64 {
         self.bytes_read.load(Ordering::Relaxed)
     }
 
@@ -254,12 +255,12 @@ impl Loader {
     }
 
     /// Texts that replace files on disk (keyed by canonical path); a fresh memo.
-    pub fn with_overlay(self, overlay: Overlay) -> Loader {
+    pub(crate) fn with_overlay(self, overlay: Overlay) -> Loader {
         Loader { overlay, memo: Arc::default(), ..self }
     }
 
     /// The training command whose flags a shell script's tree holds (the manifest's `[shell] command`).
-    pub fn with_shell_command(self, command: Option<String>) -> Loader {
+    pub(crate) fn with_shell_command(self, command: Option<String>) -> Loader {
         Loader { shell_command: command, ..self }
     }
 
@@ -394,7 +395,7 @@ impl Loader {
 
     /// A value computed once per loader for (`kind`, `key`): lookups every file
     /// of a folder repeats. The value must depend only on what this loader reads.
-    pub fn memo<T: Any + Send + Sync>(&self, kind: &'static str, key: &Path, compute: impl FnOnce() -> T) -> Arc<T> {
+    pub(crate) fn memo<T: Any + Send + Sync>(&self, kind: &'static str, key: &Path, compute: impl FnOnce() -> T) -> Arc<T> {
         let slot = (kind, key.to_path_buf());
         if let Some(found) = self.memo.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(&slot).cloned()
             && let Ok(found) = found.downcast::<T>()
@@ -428,7 +429,7 @@ enum Bounded {
 }
 
 /// The start of the error every read gives once a run has read `MAX_RUN_BYTES`.
-pub const RUN_BUDGET_EXCEEDED: &str = "this run has read more than its budget of configuration bytes";
+pub(crate) const RUN_BUDGET_EXCEEDED: &str = "this run has read more than its budget of configuration bytes";
 
 fn not_regular() -> std::io::Error {
     std::io::Error::new(
@@ -453,7 +454,7 @@ fn too_large(path: &Path, display: &str, format: Format, bytes: u64) -> Document
 /// The key an overlay holds `path`'s text under: its canonical path, or, when
 /// nothing exists there (a text read from stdin), its folder's canonical path
 /// joined with its name.
-pub fn overlay_key(path: &Path) -> PathBuf {
+pub(crate) fn overlay_key(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| {
         let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let dir = std::fs::canonicalize(parent).unwrap_or_else(|_| std::path::absolute(parent).unwrap_or_else(|_| parent.to_path_buf()));

@@ -9,7 +9,7 @@ pub mod discover;
 pub mod git;
 pub mod json;
 pub mod loader;
-pub mod programs;
+pub(crate) mod programs;
 pub mod scalar;
 pub mod shell;
 pub mod toml;
@@ -21,7 +21,8 @@ use crate::source::{SourceFile, Span};
 pub use loader::Loader;
 use std::path::Path;
 use std::sync::Arc;
-pub use tree::{Entry, Node, ScalarStyle, Value};
+pub(crate) use tree::Entry;
+pub use tree::{Node, ScalarStyle, Value};
 
 /// Files above this size are refused before parsing (`SCH001 file too large`),
 /// and no read takes more (`Loader`). A training config is a few KiB: the
@@ -32,14 +33,14 @@ pub use tree::{Entry, Node, ScalarStyle, Value};
 /// `/usr/bin/time`, two runs) take at most 0.52 s of CPU and 161 MB; at 4 MiB
 /// the same shapes took 1.2 s and 374 MB, too close to the 2 s / 500 MB
 /// promise (book/src/hardening.md, "Budgets").
-pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+pub(crate) const MAX_FILE_BYTES: u64 = 1024 * 1024;
 
 /// All the bytes one run (one loader: a `check`, or one `--fix` pass) may read,
 /// every file and every file a config pulls in counted each time it is read.
 /// Past it every read fails: a checked file with exit 2, a file a config pulls
 /// in with SCH007 on that config. 256 files at the per-file limit; the
 /// 10,000-file benchmark tree (book/src/benchmarks.md) is 2.4 MB, the corpus 4.7 MB.
-pub const MAX_RUN_BYTES: u64 = 256 * 1024 * 1024;
+pub(crate) const MAX_RUN_BYTES: u64 = 256 * 1024 * 1024;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -72,7 +73,7 @@ impl Format {
     /// The format a path's extension implies; `None` for files trainlint does not read.
     /// A file without an extension whose first line is a shell shebang (`#!/bin/bash`,
     /// `#!/usr/bin/env bash`, `sh`, `zsh`, `dash`, `ksh`): a launch script (`scripts/train`).
-    pub fn from_shebang(head: &[u8]) -> Option<Format> {
+    pub(crate) fn from_shebang(head: &[u8]) -> Option<Format> {
         let line = head.strip_prefix(b"#!")?;
         let line = &line[..line.iter().position(|b| *b == b'\n').unwrap_or(line.len())];
         let line = std::str::from_utf8(line).ok()?;
@@ -85,7 +86,7 @@ impl Format {
     }
 
     /// The format of a file without an extension, from its first bytes (`from_shebang`).
-    pub fn sniff(path: &Path) -> Option<Format> {
+    pub(crate) fn sniff(path: &Path) -> Option<Format> {
         use std::io::Read;
         if path.extension().is_some() {
             return None;
@@ -109,7 +110,7 @@ impl Format {
     /// the parsed tree. `pyproject.toml`, `Cargo.toml`, `ruff.toml` and trainlint's own manifest
     /// are never collected. Reads at most `MAX_FILE_BYTES` + 1 bytes of a regular file; a larger
     /// file is data, not a config.
-    pub fn looks_like_torchtitan(path: &Path) -> bool {
+    pub(crate) fn looks_like_torchtitan(path: &Path) -> bool {
         use std::io::Read;
         let Ok(metadata) = std::fs::metadata(path) else { return false };
         if !metadata.is_file() || metadata.len() > MAX_FILE_BYTES {
@@ -124,7 +125,7 @@ impl Format {
     }
 
     /// `looks_like_torchtitan` on a text.
-    pub fn toml_text_looks_like_torchtitan(text: &str) -> bool {
+    pub(crate) fn toml_text_looks_like_torchtitan(text: &str) -> bool {
         let header = |line: &str, name: &str| line.strip_prefix('[').and_then(|rest| rest.split(']').next()).is_some_and(|inside| inside.trim() == name);
         let key = |line: &str, name: &str| line.strip_prefix(name).is_some_and(|rest| rest.trim_start().starts_with('='));
         let lines: Vec<&str> = text.lines().map(str::trim_start).collect();
@@ -211,7 +212,7 @@ pub struct Document {
 /// Texts that replace files on disk while fixes are computed in memory
 /// (`--fix` converges before anything is written; `--diff` writes nothing).
 /// Keyed by canonical path. A `Loader` reads through it.
-pub type Overlay = std::sync::Arc<std::collections::HashMap<std::path::PathBuf, String>>;
+pub(crate) type Overlay = std::sync::Arc<std::collections::HashMap<std::path::PathBuf, String>>;
 
 /// Reads and parses one file from disk (`Loader::disk().load`). `Err` only for I/O problems.
 pub fn load_file(path: &Path, display: &str, format: Format) -> std::io::Result<Document> {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 /// The absolute path of an executable `name` on `path`, skipping relative
 /// entries and entries inside `untrusted` (canonicalised, links resolved).
-pub fn find_program(name: &str, path: &std::ffi::OsStr, untrusted: &[PathBuf]) -> Option<PathBuf> {
+pub(crate) fn find_program(name: &str, path: &std::ffi::OsStr, untrusted: &[PathBuf]) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
     let untrusted: Vec<PathBuf> = untrusted.iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect();
     for dir in std::env::split_paths(path) {

@@ -13,12 +13,12 @@ use super::tree::Value;
 /// `"08"` (neither pattern matches). The loader keeps such a scalar as text, so that the
 /// dialect's reading decides (`pyyaml_retype`, `omegaconf_retype`); where none applies it
 /// stays text (an SCH002 type error in the native format), never a guess between 8 and 10.
-pub fn is_leading_zero_integer(text: &str) -> bool {
+pub(crate) fn is_leading_zero_integer(text: &str) -> bool {
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
     digits.len() > 1 && digits.starts_with('0') && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
-pub fn type_plain_scalar(text: &str) -> Value {
+pub(crate) fn type_plain_scalar(text: &str) -> Value {
     match text {
         "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
         "true" | "True" | "TRUE" => return Value::Bool(true),
@@ -132,13 +132,13 @@ mod tests {
 /// integers with `_` separators, `0b` binary, leading-zero octal) plus its own
 /// float resolver, which accepts `1e-4` without a dot (omegaconf `_utils.py`,
 /// `get_yaml_loader`). `None` when the 1.2 reading stands.
-pub fn omegaconf_retype(text: &str) -> Option<Value> {
+pub(crate) fn omegaconf_retype(text: &str) -> Option<Value> {
     yaml_1_1_retype(text, false)
 }
 
 /// The same for plain PyYAML (`yaml.safe_load`): its YAML 1.1 float pattern needs a dot
 /// (`[-+]?[0-9][0-9_]*\.[0-9_]*([eE][-+][0-9]+)?`, PyYAML `resolver.py`), so `1_0e5` stays text.
-pub fn pyyaml_retype(text: &str) -> Option<Value> {
+pub(crate) fn pyyaml_retype(text: &str) -> Option<Value> {
     yaml_1_1_retype(text, true)
 }
 

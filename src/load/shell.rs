@@ -1375,7 +1375,7 @@ pub fn parse(text: &str, command: Option<&str>) -> Result<Node, LoadError> {
 }
 
 /// The training flags of the launch on `line` (as `parse` reads the chosen one).
-pub fn flags_of_launch(text: &str, line: usize) -> Option<Node> {
+pub(crate) fn flags_of_launch(text: &str, line: usize) -> Option<Node> {
     let script = read(text).ok()?;
     // The launch on that line (an assignment on the same line is not it: `eval "$cmd"` reads a
     // command whose words lie in the assignment's line).
@@ -1557,7 +1557,7 @@ pub fn launches(text: &str) -> Vec<Launch> {
 }
 
 /// The launch whose program's flags `parse` reads (the run the script describes).
-pub fn chosen_launch(text: &str, command: Option<&str>) -> Option<Launch> {
+pub(crate) fn chosen_launch(text: &str, command: Option<&str>) -> Option<Launch> {
     let script = read(text).ok()?;
     let (index, _) = chosen(&script, command)?;
     let c = &script.commands[index];

@@ -19,7 +19,7 @@ use toml::de::{DeTable, DeValue};
 /// The `toml` crate's own bound on nesting (arrays, inline tables, dotted keys:
 /// `toml/src/de/parser/mod.rs`, `LIMIT`, through `toml_parser`'s `RecursionGuard`): deeper
 /// input is an error before anything recurses, reported as `TooDeep`.
-pub const MAX_DEPTH: usize = 80;
+pub(crate) const MAX_DEPTH: usize = 80;
 
 pub fn parse(text: &str) -> Result<Node, LoadError> {
     let document = DeTable::parse(text).map_err(|error| {

@@ -81,7 +81,7 @@ impl Node {
     }
 
     /// The entry at a dotted path, with its key span.
-    pub fn entry_dotted(&self, path: &str) -> Option<&Entry> {
+    pub(crate) fn entry_dotted(&self, path: &str) -> Option<&Entry> {
         let (parent, last) = match path.rsplit_once('.') {
             Some((parent, last)) => (self.get_dotted(parent)?, last),
             None => (self, path),
@@ -161,7 +161,7 @@ impl Node {
     }
 
     /// Marks this subtree as written in file `origin`.
-    pub fn set_origin(&mut self, origin: usize) {
+    pub(crate) fn set_origin(&mut self, origin: usize) {
         self.origin = origin;
         match &mut self.value {
             Value::Seq(items) => items.iter_mut().for_each(|n| n.set_origin(origin)),
@@ -253,7 +253,7 @@ impl Node {
 /// keys is not checked for duplicates in quadratic time. Keys of `entries`
 /// must be unique (a duplicate replaces the earlier entry in place).
 #[derive(Debug, Default)]
-pub struct KeyIndex {
+pub(crate) struct KeyIndex {
     positions: HashMap<String, usize>,
 }
 
@@ -276,16 +276,16 @@ impl KeyIndex {
 /// Deepest tree that expansion (an alias, an interpolation) may produce;
 /// granit limits written YAML nesting to 255. Deeper trees would overflow the
 /// stack of every recursive walk (clone, drop, rules).
-pub const MAX_TREE_DEPTH: usize = 512;
+pub(crate) const MAX_TREE_DEPTH: usize = 512;
 
 /// Nodes that expansion may add on top of those a file writes: YAML aliases
 /// and merge keys, OmegaConf interpolation (and Hydra composition, which can
 /// charge the same budget). A billion-laughs file asks for hundreds of
 /// millions; real configs for a few hundred.
-pub const EXPANSION_NODE_BUDGET: usize = 100_000;
+pub(crate) const EXPANSION_NODE_BUDGET: usize = 100_000;
 /// Bytes of text (strings and keys) that expansion may copy: a 1 MB string
 /// aliased or interpolated 100,000 times would otherwise take 100 GB.
-pub const EXPANSION_BYTE_BUDGET: usize = 8 * 1024 * 1024;
+pub(crate) const EXPANSION_BYTE_BUDGET: usize = 8 * 1024 * 1024;
 
 /// The size of a copy: nodes and bytes of text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -303,7 +303,7 @@ impl Expansion {
 /// The one budget for everything that copies config content (see
 /// [`EXPANSION_NODE_BUDGET`]). Once exceeded it stays exceeded.
 #[derive(Clone, Debug)]
-pub struct ExpansionBudget {
+pub(crate) struct ExpansionBudget {
     spent: Expansion,
     limit: Expansion,
 }
@@ -333,7 +333,7 @@ impl ExpansionBudget {
 
     /// A budget of which what `tree`'s aliases already copied is spent (the
     /// loader charged it; a tree does not say how much more its loader had left).
-    pub fn after_aliases(tree: &Node) -> Self {
+    pub(crate) fn after_aliases(tree: &Node) -> Self {
         let mut budget = ExpansionBudget::new();
         let mut stack = vec![tree];
         while let Some(node) = stack.pop() {
@@ -351,17 +351,13 @@ impl ExpansionBudget {
     }
 
     /// Spends `cost`; an error once the total passes either limit.
-    pub fn charge(&mut self, cost: Expansion) -> Result<(), BudgetExceeded> {
+    pub(crate) fn charge(&mut self, cost: Expansion) -> Result<(), BudgetExceeded> {
         self.spent = self.spent.plus(cost);
         if self.exceeded() { Err(BudgetExceeded { limit: self.limit }) } else { Ok(()) }
     }
 
-    pub fn exceeded(&self) -> bool {
+    pub(crate) fn exceeded(&self) -> bool {
         self.spent.nodes > self.limit.nodes || self.spent.bytes > self.limit.bytes
-    }
-
-    pub fn spent(&self) -> Expansion {
-        self.spent
     }
 
     pub fn limit(&self) -> Expansion {

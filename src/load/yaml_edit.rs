@@ -14,7 +14,7 @@ use std::sync::Arc;
 /// `2`, not the string `"2"` that a framework would not read as a batch size
 /// (and a re-check would not see as a number). Shell arguments keep their
 /// quotes (the shell removes them).
-pub fn replace_scalar(source: &Arc<SourceFile>, node: &Node, new: &str) -> Option<Edit> {
+pub(crate) fn replace_scalar(source: &Arc<SourceFile>, node: &Node, new: &str) -> Option<Edit> {
     if node.alias.is_some() {
         return None;
     }
@@ -33,7 +33,7 @@ pub fn replace_scalar(source: &Arc<SourceFile>, node: &Node, new: &str) -> Optio
 /// `new` written over the scalar at `span` of `source` (a role's value as
 /// resolved: its file and span), when the file's own tree has a scalar there
 /// holding `expected`; `None` otherwise (the fix is then display-only).
-pub fn replace_at(source: &Arc<SourceFile>, span: &std::ops::Range<usize>, expected: &serde_json::Value, new: &str) -> Option<Edit> {
+pub(crate) fn replace_at(source: &Arc<SourceFile>, span: &std::ops::Range<usize>, expected: &serde_json::Value, new: &str) -> Option<Edit> {
     let format = crate::load::Format::of(source.path(), source.text());
     let (root, _) = crate::load::parse_text(source.text(), format).ok()?;
     let node = scalar_at(&root, span)?;

@@ -105,7 +105,7 @@ fn family(model_type: &str) -> Option<(bool, Option<QkNorm>)> {
 }
 
 /// An architecture from a Hugging Face config.json (decoder families of `family` only).
-pub fn from_config_json(text: &str, model: &str) -> Result<Entry, String> {
+pub(crate) fn from_config_json(text: &str, model: &str) -> Result<Entry, String> {
     let json: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("config.json is not JSON: {e}"))?;
     let model_type = json.get("model_type").and_then(|v| v.as_str()).ok_or("config.json has no `model_type`")?;
     let (qkv_bias, qk_norm) =

@@ -13,7 +13,7 @@
 //! (`data/unsupported.json`: Mamba and convolution hybrids, Gemma 4/3n, BitNet).
 
 pub mod local;
-pub mod params;
+pub(crate) mod params;
 
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -357,7 +357,7 @@ pub fn entries() -> &'static [Entry] {
 }
 
 /// The entry with this hub id (exact id, not aliases).
-pub fn by_id(id: &str) -> Option<&'static Entry> {
+pub(crate) fn by_id(id: &str) -> Option<&'static Entry> {
     entries().iter().find(|e| e.id == id)
 }
 
@@ -394,7 +394,7 @@ pub enum Match {
 /// which are catalog names of their own), `hf-internal-testing` (tiny random-weight test
 /// models and tokenizer-only copies under real names: the name says nothing of the shape),
 /// and any organisation that fine-tunes under the original name.
-pub const REUPLOAD_ORGS: &[(&str, &str)] = &[
+pub(crate) const REUPLOAD_ORGS: &[(&str, &str)] = &[
     ("NousResearch", "ungated re-uploads of Meta's Llama checkpoints under Meta's names (Llama-2-*-hf, Meta-Llama-3*)"),
     ("TheBloke", "quantized re-uploads (GPTQ, AWQ) of other organisations' checkpoints, named <model>-GPTQ / -AWQ"),
     ("unsloth", "re-uploads and bitsandbytes 4-bit copies (<model>-bnb-4bit) of other organisations' checkpoints"),
@@ -440,7 +440,7 @@ pub struct Found {
 
 impl Found {
     /// What the match assumed, for messages: `None` for the name as written.
-    pub fn assumption(&self) -> Option<String> {
+    pub(crate) fn assumption(&self) -> Option<String> {
         let matched = self.matched_as.as_deref()?;
         let mut parts = Vec::new();
         if let Some(org) = self.reupload_org {
@@ -464,7 +464,7 @@ impl Found {
 /// the whole name, else (for a path) its last two components, else its last
 /// component where exactly one entry has it; else the same under a re-upload
 /// organisation and after stripping variant suffixes (`resolve`). Nothing looser.
-pub fn lookup(name: &str) -> Option<(&'static Entry, Match)> {
+pub(crate) fn lookup(name: &str) -> Option<(&'static Entry, Match)> {
     resolve(name).ok().map(|found| (found.entry, found.how))
 }
 

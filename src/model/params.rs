@@ -71,7 +71,7 @@ pub fn count(e: &Entry) -> Option<u64> {
 /// A fusion model's parameters by part (`super::Part`): the encoder's own, the fusion
 /// parameters and the decoder's own (the top-level fields and any `decoder` component).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FusionParts {
+pub(crate) struct FusionParts {
     pub encoder: u64,
     pub fusion: u64,
     pub decoder: u64,
@@ -79,7 +79,7 @@ pub struct FusionParts {
 
 /// The entry's parameters by part, where every component says its part (`None` for a model
 /// without components, one with an untagged component, or a count that overflows).
-pub fn fusion_parts(e: &Entry) -> Option<FusionParts> {
+pub(crate) fn fusion_parts(e: &Entry) -> Option<FusionParts> {
     let components = &e.extra.components;
     if components.is_empty() || components.iter().any(|c| c.part.is_none()) {
         return None;
@@ -92,7 +92,8 @@ pub fn fusion_parts(e: &Entry) -> Option<FusionParts> {
 
 /// Parameters used per token: the count with the routed experts a token does
 /// not use taken out (equals `count` for a dense model).
-pub fn active(e: &Entry) -> Option<u64> {
+#[cfg(test)]
+pub(crate) fn active(e: &Entry) -> Option<u64> {
     let Some(moe) = &e.extra.moe else { return count(e) };
     let h = n(e.hidden_size);
     let unused = n(moe.experts) - n(moe.active);

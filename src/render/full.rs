@@ -47,12 +47,6 @@ impl Style {
         Style { color, width: 100 }
     }
 
-    /// Colour as `--color auto` decides for stdout.
-    pub fn detect() -> Self {
-        use std::io::IsTerminal;
-        Style::new(ColorChoice::Auto.enabled(std::io::stdout().is_terminal()))
-    }
-
     pub fn plain() -> Self {
         Style { color: false, width: 100 }
     }

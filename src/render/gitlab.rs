@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 /// `%SRCROOT%`: the git work tree around the first path). Code Quality matches `location.path`
 /// against the repository's files, so a path relative to a subfolder the job `cd`s into, or to
 /// the current folder, would not be found. Only the variable's use is shown, never its value.
-pub fn project_root(fallback: &Path) -> PathBuf {
+pub(crate) fn project_root(fallback: &Path) -> PathBuf {
     std::env::var_os("CI_PROJECT_DIR")
         .map(PathBuf::from)
         .filter(|dir| dir.is_absolute())

@@ -20,7 +20,7 @@ use serde::Serialize;
 use std::borrow::Cow;
 
 /// The output schemas, as `schemas/<name>.schema.json` and `trainlint schema <name>` name them.
-pub const NAMES: [&str; 6] = ["check-output", "show-output", "estimate-output", "plan-output", "rule-output", "gpus-output"];
+pub(crate) const NAMES: [&str; 6] = ["check-output", "show-output", "estimate-output", "plan-output", "rule-output", "gpus-output"];
 
 /// The JSON Schema (draft 2020-12) of one of `NAMES`, for the output as serialized.
 pub fn schema(name: &str) -> Option<serde_json::Value> {
@@ -66,7 +66,7 @@ fn close(schema: &mut Schema) {
 }
 
 /// Pretty JSON with a final newline, as every command prints it.
-pub fn to_text(value: &impl Serialize) -> String {
+pub(crate) fn to_text(value: &impl Serialize) -> String {
     let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
     text.push('\n');
     text
@@ -75,7 +75,7 @@ pub fn to_text(value: &impl Serialize) -> String {
 /// The `version` of a command's JSON: bumped when a field is removed or
 /// changes meaning (adding one does not); the schema pins it.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Version<const N: u32>;
+pub(crate) struct Version<const N: u32>;
 
 impl<const N: u32> Serialize for Version<N> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -100,14 +100,14 @@ impl<const N: u32> JsonSchema for Version<N> {
 /// `check`: the report, or `--statistics`.
 #[derive(Serialize, JsonSchema)]
 #[serde(untagged)]
-pub enum CheckOutput {
+pub(crate) enum CheckOutput {
     Report(Report),
     Statistics(Statistics),
 }
 
 /// The findings and their counts.
 #[derive(Serialize, JsonSchema)]
-pub struct Report {
+pub(crate) struct Report {
     pub version: Version<1>,
     pub diagnostics: Vec<DiagnosticOutput>,
     pub summary: Summary,
@@ -120,7 +120,7 @@ pub fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
 
 /// One finding.
 #[derive(Serialize, JsonSchema)]
-pub struct DiagnosticOutput {
+pub(crate) struct DiagnosticOutput {
     /// The rule's code (`SCH003`).
     pub code: &'static str,
     /// The rule's name (`unknown-key`).
@@ -183,7 +183,7 @@ impl DiagnosticOutput {
 
 /// A secondary span and what it says.
 #[derive(Serialize, JsonSchema)]
-pub struct Location {
+pub(crate) struct Location {
     pub file: String,
     pub line: usize,
     pub column: usize,
@@ -201,7 +201,7 @@ impl Location {
 }
 
 #[derive(Serialize, JsonSchema)]
-pub struct FixOutput {
+pub(crate) struct FixOutput {
     pub applicability: Applicability,
     pub message: String,
     /// Empty for a display-only fix.
@@ -210,7 +210,7 @@ pub struct FixOutput {
 
 /// Replace the text from `start` to `end` (byte offsets) with `content`.
 #[derive(Serialize, JsonSchema)]
-pub struct EditOutput {
+pub(crate) struct EditOutput {
     pub file: String,
     pub line: usize,
     pub column: usize,
@@ -231,13 +231,13 @@ impl EditOutput {
 
 /// `check --statistics`: one row per rule code, most frequent first.
 #[derive(Serialize, JsonSchema)]
-pub struct Statistics {
+pub(crate) struct Statistics {
     pub version: Version<1>,
     pub statistics: Vec<StatisticsRow>,
 }
 
 #[derive(Serialize, JsonSchema)]
-pub struct StatisticsRow {
+pub(crate) struct StatisticsRow {
     pub code: &'static str,
     pub name: &'static str,
     pub count: usize,
@@ -257,14 +257,13 @@ pub fn statistics(diagnostics: &[Diagnostic]) -> String {
 /// `show`: the resolved view, or the findings when there is none.
 #[derive(Serialize, JsonSchema)]
 #[serde(untagged)]
-pub enum ShowOutput {
+pub(crate) enum ShowOutput {
     Resolved(Box<Show>),
-    Unresolved(Report),
 }
 
 /// The resolved view of one config (or curriculum stage).
 #[derive(Serialize, JsonSchema)]
-pub struct Show {
+pub(crate) struct Show {
     pub version: Version<1>,
     /// The config, as given on the command line.
     pub file: String,
@@ -284,7 +283,7 @@ pub struct Show {
 /// `[hydra]` overrides or `--set` (`override`), or the model the config names
 /// (`model_source`, `file` being `catalog:<id>` or the model's config.json).
 #[derive(Serialize, JsonSchema)]
-pub struct RoleSource {
+pub(crate) struct RoleSource {
     pub value: serde_json::Value,
     pub file: Option<String>,
     pub line: Option<usize>,
@@ -329,7 +328,7 @@ pub fn show(resolved: &ResolvedConfig) -> String {
 
 /// `estimate`: one entry per stage × GPU target.
 #[derive(Serialize, JsonSchema)]
-pub struct Estimates {
+pub(crate) struct Estimates {
     pub version: Version<1>,
     #[schemars(length(min = 1))]
     pub estimates: Vec<EstimateOutput>,
@@ -337,7 +336,7 @@ pub struct Estimates {
 
 /// The peak-memory breakdown of one config (or stage) on one GPU target.
 #[derive(Serialize, JsonSchema)]
-pub struct EstimateOutput {
+pub(crate) struct EstimateOutput {
     /// GPU id from the catalog (`trainlint gpus`).
     pub gpu: String,
     /// Curriculum stage name, or null for a config without stages.
@@ -397,7 +396,7 @@ pub struct EstimateOutput {
 
 /// The largest moment of the step that is not the peak.
 #[derive(Serialize, JsonSchema)]
-pub struct OffPeakOutput {
+pub(crate) struct OffPeakOutput {
     pub phase: Phase,
     pub total_bytes: i64,
     /// Rows alive then and not at the peak (not in `components`).
@@ -418,7 +417,7 @@ fn component_rows(rows: &[crate::estimate::Component]) -> Vec<ComponentOutput> {
 
 /// One row of the breakdown.
 #[derive(Serialize, JsonSchema)]
-pub struct ComponentOutput {
+pub(crate) struct ComponentOutput {
     /// What it is: `weights`, `optimizer states`, `activations`, `CUDA context`, ...
     pub name: String,
     /// The memory component that gave it (`weights`, `zero-states`, …, `calibration`): one file
@@ -432,7 +431,7 @@ pub struct ComponentOutput {
 
 /// What `plan` would choose on this target.
 #[derive(Serialize, JsonSchema)]
-pub struct PlanSummary {
+pub(crate) struct PlanSummary {
     pub micro_batch: Option<u64>,
     pub accumulation: Option<u64>,
     pub effective_batch: Option<u64>,
@@ -488,7 +487,7 @@ pub fn estimates(estimates: &[Estimate], plans: &[PlanRow]) -> String {
 
 /// `plan`: one object per stage × GPU target.
 #[derive(Serialize, JsonSchema)]
-pub struct Plan {
+pub(crate) struct Plan {
     pub version: Version<1>,
     /// GPU id from the catalog (`trainlint gpus`).
     pub gpu: String,
@@ -545,13 +544,13 @@ pub fn plans(rows: &[PlanRow]) -> String {
 
 /// `rule`: the rule named, or every rule.
 #[derive(Serialize, JsonSchema)]
-pub struct Rules {
+pub(crate) struct Rules {
     pub version: Version<1>,
     pub rules: Vec<RuleOutput>,
 }
 
 #[derive(Serialize, JsonSchema)]
-pub struct RuleOutput {
+pub(crate) struct RuleOutput {
     pub code: &'static str,
     pub name: &'static str,
     /// The default severity.
@@ -590,7 +589,7 @@ pub fn rules(rules: &[&RuleMeta]) -> String {
 
 /// `gpus`: the targets a config can be checked against.
 #[derive(Serialize, JsonSchema)]
-pub struct Gpus {
+pub(crate) struct Gpus {
     pub version: Version<1>,
     pub gpus: Vec<GpuTarget>,
 }

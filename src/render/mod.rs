@@ -18,7 +18,7 @@ use std::borrow::Cow;
 /// `concise` line) and bidirectional overrides become `\u{1b}`-style escapes,
 /// so nothing a config holds can drive the terminal. JSON and SARIF escape
 /// through serde instead.
-pub fn escape_controls(text: &str) -> Cow<'_, str> {
+pub(crate) fn escape_controls(text: &str) -> Cow<'_, str> {
     let unsafe_char = |c: char| c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
     if !text.chars().any(unsafe_char) {
         return Cow::Borrowed(text);
@@ -39,7 +39,7 @@ pub fn escape_controls(text: &str) -> Cow<'_, str> {
 /// its line break (`\n` or `\r\n`) kept. For text made of lines that each start with
 /// something of ours (a unified diff: `--- a/`, `+`, `-`, ` `), so that no line a file
 /// holds can pass for a line of the output.
-pub fn escape_controls_in_lines(text: &str) -> Cow<'_, str> {
+pub(crate) fn escape_controls_in_lines(text: &str) -> Cow<'_, str> {
     let unsafe_char = |c: char| c != '\t' && c != '\n' && (c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'));
     if !text.chars().any(unsafe_char) {
         return Cow::Borrowed(text);
@@ -100,14 +100,14 @@ pub enum OutputFormat {
 
 impl OutputFormat {
     /// What `check` writes.
-    pub const CHECK: &[OutputFormat] =
+    pub(crate) const CHECK: &[OutputFormat] =
         &[OutputFormat::Full, OutputFormat::Concise, OutputFormat::Json, OutputFormat::Sarif, OutputFormat::Github, OutputFormat::Gitlab, OutputFormat::Junit];
     /// What `estimate` writes.
-    pub const ESTIMATE: &[OutputFormat] = &[OutputFormat::Full, OutputFormat::Json, OutputFormat::Html];
+    pub(crate) const ESTIMATE: &[OutputFormat] = &[OutputFormat::Full, OutputFormat::Json, OutputFormat::Html];
     /// What `show`, `plan` and `gpus` write.
-    pub const TABLE: &[OutputFormat] = &[OutputFormat::Full, OutputFormat::Json];
+    pub(crate) const TABLE: &[OutputFormat] = &[OutputFormat::Full, OutputFormat::Json];
     /// What `rule` writes.
-    pub const RULE: &[OutputFormat] = &[OutputFormat::Full, OutputFormat::Concise, OutputFormat::Json];
+    pub(crate) const RULE: &[OutputFormat] = &[OutputFormat::Full, OutputFormat::Concise, OutputFormat::Json];
 }
 
 /// The `--output-format` parser of a subcommand: only the formats it writes are
@@ -274,7 +274,7 @@ fn plural(n: usize) -> &'static str {
 /// fold: `info: BAT006 × 611 (unknown-world-size) — --show-infos lists them`.
 /// With `show_infos`, everything is listed and nothing folded. Errors and
 /// warnings are always listed; JSON, SARIF and GitHub output never fold.
-pub fn fold_infos(diagnostics: &[Diagnostic], show_infos: bool) -> (Vec<Diagnostic>, String) {
+pub(crate) fn fold_infos(diagnostics: &[Diagnostic], show_infos: bool) -> (Vec<Diagnostic>, String) {
     if show_infos {
         return (diagnostics.to_vec(), String::new());
     }

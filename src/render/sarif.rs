@@ -23,7 +23,7 @@ pub const SRCROOT: &str = "%SRCROOT%";
 /// `%SRCROOT%` for a run over `paths`: the git work tree around the first
 /// path (found by looking for `.git`, no git process), else the manifest's
 /// folder, else the working folder. Absolute and canonical.
-pub fn source_root(paths: &[PathBuf], settings: &Settings) -> PathBuf {
+pub(crate) fn source_root(paths: &[PathBuf], settings: &Settings) -> PathBuf {
     let first = paths.first().map(PathBuf::as_path).unwrap_or(Path::new("."));
     crate::load::git::work_tree_root(first)
         .or_else(|| {

@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// processes is tried (and every divisor of the global batch): the batch values
 /// are consistent for some of them, or for none (issue 15 item 2). 1024 GPUs is
 /// past most jobs; a divisor of the global batch above it is still found.
-pub const MAX_REASONED_WORLD: u64 = 1024;
+pub(crate) const MAX_REASONED_WORLD: u64 = 1024;
 
 /// More world sizes than this are described ("W divides 64"), not listed.
 const LISTED_WORLDS: usize = 6;
@@ -202,7 +202,7 @@ pub fn divisors(n: u64) -> Vec<u64> {
 impl BatchView {
     /// `declared`: the manifest names the file's dialect (`[dialects]`), so a
     /// config without any batch key is not a fragment.
-    pub fn from_roles(
+    pub(crate) fn from_roles(
         roles: &BTreeMap<Role, RoleValue>,
         semantics: BatchSemantics,
         world_override: Option<u32>,
@@ -477,7 +477,7 @@ impl BatchView {
     /// What a flooring framework divides the global batch by on a data-parallel world of
     /// `world`: the world, or the devices of one node (`BatchSemantics::accumulation_per_node`:
     /// world ÷ nodes).
-    pub fn floor_divisor(&self, world: u64) -> u64 {
+    pub(crate) fn floor_divisor(&self, world: u64) -> u64 {
         if self.per_node && self.nodes > 1 && world.is_multiple_of(self.nodes) { world / self.nodes } else { world }
     }
 
@@ -531,7 +531,7 @@ impl BatchView {
     }
 
     /// The accumulation, given or derived.
-    pub fn accumulation_steps(&self) -> Option<u64> {
+    pub(crate) fn accumulation_steps(&self) -> Option<u64> {
         self.accumulation.or_else(|| self.derived.get(&Role::Accumulation).copied())
     }
 }

@@ -12,7 +12,7 @@ type Override = (String, String);
 /// (`configs/callbacks/none.yaml` is an option of group `callbacks` when
 /// `configs/train.yaml` lists `- callbacks: ...`). Hydra reads an empty option
 /// file as "nothing", so such a file is not an error.
-pub fn primary_config_of_group_option(loader: &Loader, path: &Path) -> Option<PathBuf> {
+pub(crate) fn primary_config_of_group_option(loader: &Loader, path: &Path) -> Option<PathBuf> {
     let absolute = std::path::absolute(path).ok()?;
     let mut group = absolute.parent()?;
     let mut group_name = group.file_name()?.to_str()?.to_owned();
@@ -81,7 +81,7 @@ fn scan_primaries(loader: &Loader, dir: &Path) -> Vec<PrimaryCandidate> {
 
 /// A primary config (a YAML file with a `defaults` list) in one of the three
 /// folders above `path`: the file belongs to that Hydra config tree.
-pub fn primary_config_above(loader: &Loader, path: &Path) -> Option<PathBuf> {
+pub(crate) fn primary_config_above(loader: &Loader, path: &Path) -> Option<PathBuf> {
     let absolute = std::path::absolute(path).ok()?;
     let mut dir = absolute.parent()?.parent();
     for _ in 0..3 {
@@ -121,7 +121,7 @@ pub struct Composition {
 
 /// Whether `root` is a Hydra primary config: it has a defaults list, and no
 /// other primary lists it as a group option.
-pub fn is_primary(loader: &Loader, root: &Node, path: &Path) -> bool {
+pub(crate) fn is_primary(loader: &Loader, root: &Node, path: &Path) -> bool {
     matches!(root.get("defaults").map(|d| &d.value), Some(Value::Seq(_))) && primary_config_of_group_option(loader, path).is_none()
 }
 
@@ -140,12 +140,12 @@ fn package_header(text: &str) -> Option<String> {
 /// same file again too)... A real Hydra tree includes tens (the corpus's
 /// largest composes 12 files); 26 files that each include the next twice
 /// would include 2^26.
-pub const MAX_COMPOSED_CONFIGS: usize = 500;
+pub(crate) const MAX_COMPOSED_CONFIGS: usize = 500;
 
 /// ...and at most this many nodes in all the configs included, counted each
 /// time one is included: the size of the tree the merge works through. The
 /// same bound as the YAML alias budget (`load::yaml`, 100,000 nodes).
-pub const MAX_COMPOSED_NODES: usize = 100_000;
+pub(crate) const MAX_COMPOSED_NODES: usize = 100_000;
 
 /// A config of a composition as read once per loader (`Loader::memo`): a
 /// file included many times, by one primary or by every primary of a folder,
@@ -216,7 +216,7 @@ pub fn compose(primary: &crate::load::Document, root: &Node, overrides: &[String
 
 /// A value from the manifest's overrides (or `--set`): typed as a YAML scalar, and marked
 /// as not written in any config (a fix cannot edit it in place).
-pub fn set_override(tree: &mut Node, key: &str, value: &str) {
+pub(crate) fn set_override(tree: &mut Node, key: &str, value: &str) {
     let mut node = tree;
     let segments: Vec<&str> = key.trim_start_matches('+').split('.').collect();
     for (i, segment) in segments.iter().enumerate() {

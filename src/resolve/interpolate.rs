@@ -56,7 +56,7 @@ pub struct Issue {
 /// Deepest chain of interpolations (`${a}` → `${b}` → ...), and deepest
 /// nesting of `${` inside one string. OmegaConf has no such limit, but no real
 /// config comes near it; each level costs stack, and lint workers have 2 MiB.
-pub const MAX_DEPTH: usize = 64;
+pub(crate) const MAX_DEPTH: usize = 64;
 /// Stack that resolving may use: recursion goes through the tree and the
 /// interpolations it names together (a chain of 64 interpolations through
 /// 255-level mappings recurses 16,000 times), and frame sizes differ between
@@ -79,7 +79,7 @@ pub fn resolve(root: &Node) -> (Node, Vec<Issue>) {
 }
 
 /// [`resolve`] with a budget the caller shares (Hydra composition, say).
-pub fn resolve_with_budget(root: &Node, budget: &mut ExpansionBudget) -> (Node, Vec<Issue>) {
+pub(crate) fn resolve_with_budget(root: &Node, budget: &mut ExpansionBudget) -> (Node, Vec<Issue>) {
     // The root's keys, indexed: a key is found in constant time, not by scanning the root's
     // entries (a chain through 58,000 top-level keys looks each value up to 64 times; issue 26
     // item 8). The first of duplicate keys wins, as `Node::get_dotted` finds it.

@@ -244,7 +244,7 @@ fn accelerate_world(settings: &Settings, path: &Path, launch: &Launch) -> Option
 
 /// The accelerate config a launch script's own launch line names, and the world it gives when
 /// the line has no `--num_processes` (the script is the run: LMFlow's `run_finetune.sh`).
-pub fn own_accelerate(settings: &Settings, script: &Path, launch: &Launch) -> Option<(PathBuf, Option<(u64, String)>)> {
+pub(crate) fn own_accelerate(settings: &Settings, script: &Path, launch: &Launch) -> Option<(PathBuf, Option<(u64, String)>)> {
     let mut starts = vec![script.parent().unwrap_or(Path::new("")).to_path_buf()];
     starts.extend(project_roots(settings));
     let path = accelerate_file(settings, &starts, launch)?;
@@ -342,7 +342,7 @@ fn literal(text: &str, name: &str) -> Option<String> {
 /// What the config's own header comment launches it with: the world, and the accelerate config
 /// the launch names.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Header {
+pub(crate) struct Header {
     /// The world, with where it was read ("configs/x.yaml:9 (the config's header comment: …)").
     pub world: Option<(u64, String)>,
     /// The accelerate config the launch names (`accelerate launch --config_file F`), found in the
@@ -360,7 +360,7 @@ pub struct Header {
 /// from, else the project root; never outside the project; a file that is not there gives
 /// nothing). Only a launch that names this config counts (`header_launches`);
 /// several: the smallest world, as for scripts.
-pub fn from_header(settings: &Settings, display: &str, text: &str, config: &Path) -> Option<Header> {
+pub(crate) fn from_header(settings: &Settings, display: &str, text: &str, config: &Path) -> Option<Header> {
     let mut best: Option<(Option<u64>, usize, String, Option<PathBuf>)> = None;
     for (line, launch, run_from) in header_launches(text, config) {
         let starts: Vec<PathBuf> = run_from.into_iter().chain(project_roots(settings)).collect();

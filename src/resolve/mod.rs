@@ -36,14 +36,14 @@ pub struct Detection {
     pub declared: bool,
 }
 
-pub fn detect(root: &Node, settings: &Settings) -> Detection {
+pub(crate) fn detect(root: &Node, settings: &Settings) -> Detection {
     detect_at(root, settings, None)
 }
 
 /// Detection with the file's path, for evidence that lies in the layout:
 /// Lightning's `version_N/hparams.yaml`, a file of a Hydra config tree. The
 /// manifest's `[dialects]` come first, then the registry's order.
-pub fn detect_at(root: &Node, settings: &Settings, path: Option<&std::path::Path>) -> Detection {
+pub(crate) fn detect_at(root: &Node, settings: &Settings, path: Option<&std::path::Path>) -> Detection {
     if let Some(path) = path
         && let Some(detection) = manifest_dialect(settings, path)
     {
@@ -112,7 +112,7 @@ impl RoleValue {
     }
 
     /// `"auto"` (any case): a value another tool fills in at launch (DeepSpeed's, accelerate's).
-    pub fn is_auto(&self) -> bool {
+    pub(crate) fn is_auto(&self) -> bool {
         self.value.as_str().is_some_and(|s| s.eq_ignore_ascii_case("auto"))
     }
 }
@@ -168,12 +168,12 @@ impl ResolvedConfig {
 
 /// A launch script: its values are command-line words, typed by the program's argument
 /// parser, not by a YAML reader.
-pub fn is_script(file: &SourceFile) -> bool {
+pub(crate) fn is_script(file: &SourceFile) -> bool {
     crate::load::Format::of(file.path(), file.text()) == crate::load::Format::Shell
 }
 
 /// How the `path` of a role a comment states begins (`Framework::comment_roles`): no key holds it.
-pub const FROM_COMMENT: &str = "(comment: ";
+pub(crate) const FROM_COMMENT: &str = "(comment: ";
 
 /// Resolves one file on its own.
 pub fn resolve(document: &Document, root: &Node, settings: &Settings) -> ResolvedConfig {
@@ -313,7 +313,7 @@ struct Own {
 
 /// Resolves a (possibly composed) tree whose nodes point into `files`, with the
 /// `--set` values applied over it.
-pub fn resolve_tree(files: Vec<Arc<SourceFile>>, tree: Node, detection: Detection, settings: &Settings, stage: Option<String>) -> ResolvedConfig {
+pub(crate) fn resolve_tree(files: Vec<Arc<SourceFile>>, tree: Node, detection: Detection, settings: &Settings, stage: Option<String>) -> ResolvedConfig {
     // OmegaConf-based frameworks interpolate `${...}`; the others read it as text.
     let omegaconf = detection.dialect.interpolates();
     launched(files, tree, detection, settings, stage, omegaconf, None)

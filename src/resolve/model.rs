@@ -59,7 +59,7 @@ impl ModelFacts {
 
     /// "the model catalog: meta-llama/Llama-3.1-8B" / "the model's config.json: …", and whether
     /// the framework builds the head otherwise than the checkpoint (`Role::TieEmbeddings`).
-    pub fn described(&self) -> String {
+    pub(crate) fn described(&self) -> String {
         let retied = match model::by_id(&self.entry.id) {
             Some(catalog) if catalog.tie_embeddings && !self.entry.tie_embeddings => {
                 ", with an output head of its own beside the tied embedding (the framework unties it)"
@@ -120,7 +120,7 @@ pub enum ModelLookup {
 }
 
 /// Looks up the config's model and fills the shape roles it does not state.
-pub fn fill(
+pub(crate) fn fill(
     roles: &mut BTreeMap<Role, RoleValue>,
     source: &Arc<SourceFile>,
     settings: &Settings,

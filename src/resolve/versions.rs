@@ -36,7 +36,13 @@ pub fn at_least(settings: &Settings, framework: Dialect, config: &Path, version:
 
 /// `at_least` for a library that is no dialect of its own (`trl`, whose trainers the HF dialect
 /// reads): `name` is its `[frameworks]` key, `distributions` its names on PyPI.
-pub fn at_least_of(settings: &Settings, name: &str, distributions: &[&str], config: &Path, version: &Version) -> Result<(bool, Declared), Vec<Declared>> {
+pub(crate) fn at_least_of(
+    settings: &Settings,
+    name: &str,
+    distributions: &[&str],
+    config: &Path,
+    version: &Version,
+) -> Result<(bool, Declared), Vec<Declared>> {
     let mut undecided = Vec::new();
     for declared in declarations_of(settings, name, distributions, config) {
         match declared.range.at_least(version) {
@@ -59,7 +65,7 @@ const LITGPT_DIVIDES_BY_NODES: [u64; 3] = [0, 5, 8];
 /// differ on this config, a sentence for the batch findings' notes saying which release's
 /// semantics were used and why. One place for every version-dependent batch semantics: today
 /// litgpt's division on more than one node (`nodes`, the config's `num_nodes`).
-pub fn batch_semantics(settings: &Settings, dialect: Dialect, config: &Path, nodes: Option<u64>) -> (BatchSemantics, Option<String>) {
+pub(crate) fn batch_semantics(settings: &Settings, dialect: Dialect, config: &Path, nodes: Option<u64>) -> (BatchSemantics, Option<String>) {
     let semantics = dialect.batch();
     let Some(nodes) = nodes.filter(|n| *n > 1) else { return (semantics, None) };
     if dialect.name() != crate::dialects::litgpt::LITGPT.name() || !semantics.accumulation_floors {
@@ -89,11 +95,6 @@ pub fn batch_semantics(settings: &Settings, dialect: Dialect, config: &Path, nod
             )
         }
     }
-}
-
-/// Every declaration of `framework`'s version that applies to `config`: the manifest's, then the files', nearest folder first.
-pub fn declarations(settings: &Settings, framework: Dialect, config: &Path) -> Vec<Declared> {
-    declarations_of(settings, framework.name(), framework.distributions(), config)
 }
 
 /// `declarations` by `[frameworks]` key and distribution names.

@@ -14,7 +14,7 @@ use crate::resolve::{ResolvedConfig, RoleValue};
 use crate::schema::Role;
 use std::sync::Arc;
 
-pub fn set_role(resolved: &ResolvedConfig, role: Role, value: u64) -> Option<Edit> {
+pub(crate) fn set_role(resolved: &ResolvedConfig, role: Role, value: u64) -> Option<Edit> {
     let written = resolved.role(role);
     // The key the role was read from (a dialect's derived path, such as
     // `training.trainer.accumulate_grad_batches`, or the manifest's binding),
@@ -91,7 +91,7 @@ fn edit_where_written(resolved: &ResolvedConfig, written: &RoleValue, value: &st
 }
 
 /// A fix that sets several roles; display-only when one of them cannot be written.
-pub fn set_roles(resolved: &ResolvedConfig, values: &[(Role, u64)], applicability: Applicability, message: String) -> Fix {
+pub(crate) fn set_roles(resolved: &ResolvedConfig, values: &[(Role, u64)], applicability: Applicability, message: String) -> Fix {
     let edits: Option<Vec<Edit>> = values.iter().map(|(role, value)| set_role(resolved, *role, *value)).collect();
     match edits {
         Some(edits) => {

@@ -12,7 +12,7 @@ pub mod codes;
 pub mod curriculum;
 pub mod env;
 pub mod fixes;
-pub mod hardware;
+pub(crate) mod hardware;
 pub mod memory;
 pub mod migration;
 pub mod parallel;
@@ -21,11 +21,12 @@ pub mod schema;
 pub mod suppression;
 
 use crate::diagnostic::Severity;
-pub use crate::diagnostic::rule::{Check, FixAvailability, Need, Pass, RuleMeta};
+pub use crate::diagnostic::rule::RuleMeta;
+pub(crate) use crate::diagnostic::rule::{Check, FixAvailability, Need, Pass};
 
 /// What a rule declares about itself (`declare_rule!`). A rule reports only
 /// once `codes.rs` registers it with a code ([`Registered`]).
-pub trait Rule {
+pub(crate) trait Rule {
     const NAME: &'static str;
     const SEVERITY: Severity;
     const FIX: FixAvailability;
@@ -42,7 +43,7 @@ pub trait Rule {
 /// A rule with a code: implemented only by `register_rules!` in `codes.rs`.
 /// `Diagnostic::new` takes a [`codes::RuleId`], which only a registered rule
 /// gives, so a rule missing from the registry does not compile.
-pub trait Registered: Rule + Copy {
+pub(crate) trait Registered: Rule + Copy {
     const ID: codes::RuleId;
 
     fn id(self) -> codes::RuleId {
@@ -126,7 +127,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    pub fn into_diagnostics(self) -> Vec<Diagnostic> {
+    pub(crate) fn into_diagnostics(self) -> Vec<Diagnostic> {
         self.diagnostics
     }
 }

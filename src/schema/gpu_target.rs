@@ -40,7 +40,7 @@ pub struct GpuTarget {
 
 /// The most MiB whose byte count fits in 64 bits (2^44 − 1): past it, `memory_bytes`
 /// would not fit (2^44 MiB wrapped to "usable 0 MiB").
-pub const MAX_MEMORY_MIB: u64 = u64::MAX >> 20;
+pub(crate) const MAX_MEMORY_MIB: u64 = u64::MAX >> 20;
 
 /// A `[[gpu]]` memory: at least 1 MiB, and its bytes fit in 64 bits (an invalid manifest, exit 2, otherwise).
 fn memory_mib<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {

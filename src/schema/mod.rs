@@ -4,23 +4,23 @@
 //! committed; `tests/schemas.rs` fails when they are stale
 //! (`TRAINLINT_WRITE_SCHEMAS=1 cargo test --test schemas` rewrites them).
 
-pub mod gpu_target;
+pub(crate) mod gpu_target;
 pub mod manifest;
 pub mod role;
 pub mod stage;
-pub mod training_config;
+pub(crate) mod training_config;
 pub mod typed;
 pub mod validate;
 pub mod version;
 
-pub use gpu_target::GpuTarget;
-pub use manifest::Manifest;
+pub(crate) use gpu_target::GpuTarget;
+pub(crate) use manifest::Manifest;
 pub use role::Role;
-pub use stage::CurriculumStage;
-pub use training_config::TrainingConfig;
+pub(crate) use stage::CurriculumStage;
+pub(crate) use training_config::TrainingConfig;
 
 /// The schema names `trainlint schema NAME` accepts, in listing order.
-pub const NAMES: [&str; 4] = ["training-config", "curriculum-stage", "gpu-target", "manifest"];
+pub(crate) const NAMES: [&str; 4] = ["training-config", "curriculum-stage", "gpu-target", "manifest"];
 
 /// The JSON Schema (draft 2020-12) of one of `NAMES`.
 pub fn schema(name: &str) -> Option<serde_json::Value> {
@@ -35,7 +35,7 @@ pub fn schema(name: &str) -> Option<serde_json::Value> {
 }
 
 /// `$schema`, `$id`, `title` and `description` first, as people expect to read them.
-pub fn with_header_first(name: &str, value: serde_json::Value) -> serde_json::Value {
+pub(crate) fn with_header_first(name: &str, value: serde_json::Value) -> serde_json::Value {
     let serde_json::Value::Object(mut map) = value else { return value };
     let mut ordered = serde_json::Map::new();
     // A URN, not a URL on a domain the project does not have: the id names the schema (JSON
@@ -52,7 +52,7 @@ pub fn with_header_first(name: &str, value: serde_json::Value) -> serde_json::Va
 }
 
 /// The committed text of a schema file: pretty JSON with a final newline.
-pub fn schema_text(name: &str) -> Option<String> {
+pub(crate) fn schema_text(name: &str) -> Option<String> {
     let value = schema(name)?;
     let mut text = serde_json::to_string_pretty(&value).ok()?;
     text.push('\n');

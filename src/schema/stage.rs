@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(title = "trainlint curriculum stage")]
-pub struct CurriculumStage {
+pub(crate) struct CurriculumStage {
     /// Stage name, as used by `--stage` (defaults to the file stem).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(title = "trainlint training config")]
-pub struct TrainingConfig {
+pub(crate) struct TrainingConfig {
     /// Native format version. Its presence marks the file as trainlint's native format.
     #[schemars(range(min = 1, max = 1))]
     pub trainlint: u32,
@@ -80,7 +80,7 @@ pub struct TrainingConfig {
 /// Batch sizes. effective batch = micro batch × accumulation × data-parallel world size.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Batch {
+pub(crate) struct Batch {
     /// Samples per device per forward pass (the physical batch).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1), extend("x-trainlint" = {"role": "micro_batch"}))]
@@ -102,7 +102,7 @@ pub struct Batch {
 /// Parallelism. data-parallel world = devices × nodes ÷ (tensor × pipeline × context).
 #[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Parallel {
+pub(crate) struct Parallel {
     /// Devices (GPUs) per node.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1), extend("x-trainlint" = {"role": "devices"}))]
@@ -147,7 +147,7 @@ pub enum Precision {
 /// Optimizers whose state size per trainable parameter is known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
-pub enum Optimizer {
+pub(crate) enum Optimizer {
     Adamw,
     Adam,
     // `torch.optim.AdamW(fused=True)`: one kernel per step, no foreach workspace.
@@ -272,7 +272,7 @@ pub struct Model {
 /// What a fine-tune trains.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum AdapterKind {
+pub(crate) enum AdapterKind {
     Full,
     Lora,
     Qlora,
@@ -283,7 +283,7 @@ pub enum AdapterKind {
 /// LoRA target modules: one name (`all-linear`) or a list.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
-pub enum LoraTargets {
+pub(crate) enum LoraTargets {
     One(String),
     List(Vec<String>),
 }
@@ -291,7 +291,7 @@ pub enum LoraTargets {
 /// A preference objective.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum PreferenceKind {
+pub(crate) enum PreferenceKind {
     Dpo,
     Ipo,
     Orpo,
@@ -304,7 +304,7 @@ pub enum PreferenceKind {
 /// How the loss holds the logits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum LogitsKind {
+pub(crate) enum LogitsKind {
     Upcast,
     Chunked,
     Fused,
@@ -313,7 +313,7 @@ pub enum LogitsKind {
 /// Storage of quantized frozen base weights.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum BaseWeights {
+pub(crate) enum BaseWeights {
     Int8,
     Int4,
 }
@@ -355,7 +355,7 @@ pub struct MemoryTerm {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum Attention {
+pub(crate) enum Attention {
     Eager,
     Sdpa,
     Flash,
@@ -363,7 +363,7 @@ pub enum Attention {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum Checkpointing {
+pub(crate) enum Checkpointing {
     None,
     Selective,
     Full,
@@ -375,7 +375,7 @@ pub enum Checkpointing {
 /// Sharding of model states.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct Sharding {
+pub(crate) struct Sharding {
     /// DeepSpeed ZeRO stage (0 = off).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(max = 3), extend("x-trainlint" = {"role": "zero_stage"}))]

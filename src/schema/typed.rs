@@ -127,12 +127,12 @@ impl TypedRole for Precision {
 
 impl Precision {
     /// Whether the run needs native bf16 (HW001): bf16 autocast or pure bf16.
-    pub fn needs_bf16(self) -> bool {
+    pub(crate) fn needs_bf16(self) -> bool {
         matches!(self, Precision::Mixed(Half::Bf16) | Precision::True(Half::Bf16))
     }
 
     /// Whether the run needs fp8 support (HW002).
-    pub fn needs_fp8(self) -> bool {
+    pub(crate) fn needs_fp8(self) -> bool {
         self == Precision::Fp8Mixed
     }
 
@@ -167,7 +167,7 @@ impl Precision {
 
 /// The update rule, which decides how many state tensors per parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OptimizerKind {
+pub(crate) enum OptimizerKind {
     /// Adam / AdamW: two moments (exp_avg, exp_avg_sq).
     Adam,
     /// SGD without momentum: no state.
@@ -201,7 +201,7 @@ pub enum OptimizerKind {
 
 /// The dtype optimizer states are kept in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum StateBits {
+pub(crate) enum StateBits {
     /// Full-width states (fp32 for an fp32 master copy).
     Full,
     /// bitsandbytes' (or torchao's `AdamW8bit`) 8-bit blockwise-quantized states.
@@ -212,7 +212,7 @@ pub enum StateBits {
 
 /// An optimizer as the memory model needs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Optimizer {
+pub(crate) struct Optimizer {
     pub kind: OptimizerKind,
     pub state: StateBits,
     /// bitsandbytes paged states: CUDA managed memory outside PyTorch's caching allocator,
@@ -231,7 +231,7 @@ impl Optimizer {
     }
 
     /// AdamW, what HF `TrainingArguments` (and the trainers built on it) and trainlint assume when none is named.
-    pub const ADAMW: Optimizer = Optimizer::plain(OptimizerKind::Adam);
+    pub(crate) const ADAMW: Optimizer = Optimizer::plain(OptimizerKind::Adam);
 }
 
 impl FromStr for Optimizer {
@@ -337,7 +337,7 @@ impl TypedRole for Optimizer {
 
 /// The attention implementation: whether the s×s score matrices are kept for backward.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Attention {
+pub(crate) enum Attention {
     /// Materialises scores, softmax and dropout (HF `attn_implementation="eager"`).
     Eager,
     /// `torch.nn.functional.scaled_dot_product_attention` (HF `"sdpa"`; `sdp_attention` switches).
@@ -373,7 +373,7 @@ impl Attention {
     /// Whether the s×s attention scores, softmax and dropout mask are kept for
     /// backward: eager only; SDPA's fused kernels and FlashAttention recompute
     /// them (FACTS.md §4, FlashAttention removes the 5as/h term).
-    pub fn keeps_score_matrices(self) -> bool {
+    pub(crate) fn keeps_score_matrices(self) -> bool {
         self == Attention::Eager
     }
 
@@ -390,7 +390,7 @@ impl Attention {
 
 /// Activation checkpointing (recomputation in backward).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ActivationCheckpointing {
+pub(crate) enum ActivationCheckpointing {
     None,
     /// Recompute the attention core only (Korthikanti et al. 2022 "selective").
     Selective,
@@ -446,7 +446,7 @@ impl ActivationCheckpointing {
 
 /// How frozen base weights are stored when quantized (role `base_weights`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Quantization {
+pub(crate) enum Quantization {
     /// bitsandbytes LLM.int8 (HF `load_in_8bit`, `quantization_bit: 8`).
     Int8,
     /// bitsandbytes 4-bit (NF4/FP4; HF `load_in_4bit`, `quantization_bit: 4`).
@@ -578,7 +578,7 @@ pub enum Module {
 impl Module {
     /// Every linear of a block (PEFT's `all-linear`: every linear but the output head,
     /// peft `tuners_utils.py` `_maybe_include_all_linear_layers`).
-    pub const ALL_LINEAR: [Module; 7] = [Module::Q, Module::K, Module::V, Module::O, Module::Gate, Module::Up, Module::Down];
+    pub(crate) const ALL_LINEAR: [Module; 7] = [Module::Q, Module::K, Module::V, Module::O, Module::Gate, Module::Up, Module::Down];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -673,7 +673,7 @@ impl TypedRole for LoraTargets {
 /// How the loss holds the logits (role `logits`), which decides their bytes per
 /// element of micro batch × sequence × vocabulary at the peak.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Logits {
+pub(crate) enum Logits {
     /// The whole logits tensor is upcast to fp32 for the cross-entropy (transformers
     /// `loss_utils.py` `ForCausalLMLoss`: `logits = logits.float()`).
     Upcast,
@@ -760,7 +760,7 @@ impl TypedRole for Preference {
 
 impl Preference {
     /// Sequences through the model per sample: 2 for a chosen/rejected pair.
-    pub fn sequences_per_sample(self) -> f64 {
+    pub(crate) fn sequences_per_sample(self) -> f64 {
         match self {
             Preference::Dpo | Preference::Paired | Preference::Reward => 2.0,
             Preference::Kto => 1.0,
@@ -768,7 +768,7 @@ impl Preference {
     }
 
     /// Whether a frozen reference model is held next to the policy.
-    pub fn reference_model(self) -> bool {
+    pub(crate) fn reference_model(self) -> bool {
         matches!(self, Preference::Dpo | Preference::Kto)
     }
 }

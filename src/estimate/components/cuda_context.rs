@@ -3,7 +3,7 @@
 use super::{MemoryComponent, Run, Term};
 use crate::estimate::{MIB, NotEstimable};
 
-pub struct CudaContext;
+pub(crate) struct CudaContext;
 
 /// CUDA context and kernels when nothing says otherwise: furiousteabag/vram-calculator's
 /// constant `cudaKernels = 1000 MiB`; HF measured 1343 MB on a V100 and vram.asmirnov

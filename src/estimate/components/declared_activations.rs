@@ -4,7 +4,7 @@
 use super::{MemoryComponent, Run, Term};
 use crate::estimate::{NotEstimable, expr};
 
-pub struct DeclaredActivations;
+pub(crate) struct DeclaredActivations;
 
 impl MemoryComponent for DeclaredActivations {
     fn certainty(&self) -> super::Certainty {

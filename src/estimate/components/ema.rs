@@ -4,7 +4,7 @@ use super::{MemoryComponent, Run, Term};
 use crate::estimate::NotEstimable;
 use crate::schema::Role;
 
-pub struct Ema;
+pub(crate) struct Ema;
 
 /// One fp32 copy of the parameters, 4 B each (FACTS.md §4, marked there as inference).
 const BYTES_PER_PARAMETER: f64 = 4.0;

@@ -5,11 +5,11 @@ use crate::estimate::NotEstimable;
 use crate::schema::Role;
 use crate::schema::typed::Precision;
 
-pub struct Gradients;
+pub(crate) struct Gradients;
 
 /// Bytes per trainable parameter for gradients: 4 B ("always fp32", HF
 /// `model_memory_anatomy.md`, FACTS.md §4) except pure 16-bit (2 B) and fp64 (8 B).
-pub fn bytes_per_parameter(precision: Precision) -> f64 {
+pub(crate) fn bytes_per_parameter(precision: Precision) -> f64 {
     match precision {
         Precision::Fp64 => 8.0,
         Precision::True(_) => 2.0,

@@ -9,7 +9,7 @@ use crate::estimate::grpo::Generated;
 use crate::schema::Role;
 use crate::schema::typed::Precision;
 
-pub struct GrpoGeneration;
+pub(crate) struct GrpoGeneration;
 
 impl MemoryComponent for GrpoGeneration {
     fn id(&self) -> &'static str {

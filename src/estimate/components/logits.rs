@@ -5,7 +5,7 @@ use crate::estimate::NotEstimable;
 use crate::schema::Role;
 use crate::schema::typed::{Logits as Loss, Precision};
 
-pub struct Logits;
+pub(crate) struct Logits;
 
 /// Bytes per element of micro batch × sequence × vocabulary alive at the loss's
 /// backward, by how the loss holds the logits:
@@ -26,7 +26,7 @@ pub struct Logits;
 ///   Llama-3.2-3B LoRA/QLoRA rows: 8.5 / 4.6 GiB, which 6 B cannot fit);
 /// - fused (Liger `LigerFusedLinearCrossEntropyLoss`, `cut_cross_entropy`): the logits are
 ///   never whole: 0 B (a chunk's worth is left out).
-pub fn bytes_per_element(logits: Loss, precision: Precision, compiled: bool) -> f64 {
+pub(crate) fn bytes_per_element(logits: Loss, precision: Precision, compiled: bool) -> f64 {
     match logits {
         Loss::Upcast => match precision {
             Precision::Fp64 => 24.0,

@@ -7,19 +7,19 @@
 //! the order of `REGISTRY` is the order of the breakdown (fixed rows first).
 
 pub mod cuda_context;
-pub mod declared_activations;
+pub(crate) mod declared_activations;
 pub mod ema;
 pub mod gradients;
-pub mod grpo_generation;
+pub(crate) mod grpo_generation;
 pub mod logits;
-pub mod optimizer_states;
-pub mod optimizer_step;
-pub mod reference_model;
-pub mod transformer_activations;
-pub mod user_terms;
+pub(crate) mod optimizer_states;
+pub(crate) mod optimizer_step;
+pub(crate) mod reference_model;
+pub(crate) mod transformer_activations;
+pub(crate) mod user_terms;
 pub mod weights;
 pub mod zero_in_flight;
-pub mod zero_states;
+pub(crate) mod zero_states;
 
 use super::NotEstimable;
 use super::expr::Expr;
@@ -147,7 +147,7 @@ impl Term {
         Term { name: name.into(), component: "", depends_on: depends_on.into(), bytes: Bytes::Fixed(bytes), live: Live::Always }
     }
 
-    pub fn per_sample(name: impl Into<String>, bytes: f64, depends_on: impl Into<String>) -> Term {
+    pub(crate) fn per_sample(name: impl Into<String>, bytes: f64, depends_on: impl Into<String>) -> Term {
         Term { name: name.into(), component: "", depends_on: depends_on.into(), bytes: Bytes::PerSample(bytes), live: Live::Backward }
     }
 
@@ -158,7 +158,7 @@ impl Term {
     }
 
     /// Whether it grows with the micro batch.
-    pub fn scales(&self) -> bool {
+    pub(crate) fn scales(&self) -> bool {
         match &self.bytes {
             Bytes::Fixed(_) => false,
             Bytes::PerSample(_) => true,
@@ -327,7 +327,7 @@ impl<'a> Run<'a> {
     /// objective (chosen and rejected concatenated in one forward), `num_generations` under TRL
     /// 0.14's GRPO (the sample is a prompt, trained as its completions: `estimate::grpo`), else 1;
     /// and the words that say so in a breakdown row.
-    pub fn sequences_per_sample(&self) -> (f64, String) {
+    pub(crate) fn sequences_per_sample(&self) -> (f64, String) {
         if let Some(grpo) = self.grpo.as_ref().filter(|g| g.sequences_per_sample > 1.0) {
             return (grpo.sequences_per_sample, format!(" × {} completions per prompt ({})", grpo.sequences_per_sample, grpo.release.name()));
         }
@@ -346,7 +346,7 @@ impl<'a> Run<'a> {
     /// embedding and the output head, V × h each, once when tied), where the model's shape is
     /// known and the run trains every parameter in pure 16-bit; 0 otherwise. The components
     /// price them at twice the 16-bit bytes (weights, gradients, AdamW states, the step's workspace).
-    pub fn fp32_part(&self) -> f64 {
+    pub(crate) fn fp32_part(&self) -> f64 {
         let on = self.resolved.role(Role::Fp32Embeddings).and_then(|v| v.value.as_bool()) == Some(true);
         match (on, self.entry, &self.parts) {
             (true, Some(e), Some(p)) if matches!(self.precision, Precision::True(_)) && !p.added => {
@@ -361,7 +361,7 @@ impl<'a> Run<'a> {
     /// bind: Axolotl's model loader; TRL `SFTTrainer._prepare_peft_model` too), which casts every parameter that is not 4/8-bit
     /// (embeddings, norms, output head) to fp32 (peft `utils/other.py`). Measured: +1.95 GiB
     /// on Llama-3.1-8B QLoRA against the same run without it (data/measured_h200.json).
-    pub fn kbit_prepared(&self) -> bool {
+    pub(crate) fn kbit_prepared(&self) -> bool {
         self.resolved.role(Role::KbitPrepare).and_then(|v| v.value.as_bool()) == Some(true)
             && matches!(self.precision, Precision::Mixed(_) | Precision::Fp8Mixed)
             && self.parts.as_ref().is_some_and(|p| p.added && p.quantized > 0.0)
@@ -402,7 +402,7 @@ impl<'a> Run<'a> {
     /// `CPUOffload(offload_params=True)` keeps parameters and gradients on the CPU and
     /// steps there; ZeRO-Offload moves gradients and optimizer states (Ren et al. 2021,
     /// arXiv:2101.06840 §4), ZeRO-Infinity's `offload_param` the parameters.
-    pub fn zero_divisor(&self, state: State) -> f64 {
+    pub(crate) fn zero_divisor(&self, state: State) -> f64 {
         let flag = |role: Role| self.resolved.role(role).is_some_and(|v| v.value.as_bool() == Some(true) || v.value.as_str() == Some("cpu"));
         let offloaded = match state {
             _ if self.fsdp && flag(Role::OffloadParams) => true,
@@ -440,7 +440,7 @@ fn bnb_before_input_fix(settings: &Settings, resolved: &ResolvedConfig, notes: &
 
 /// A model state, for ZeRO's partitioning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum State {
+pub(crate) enum State {
     Weights,
     Gradients,
     Optimizer,

@@ -5,7 +5,7 @@ use crate::estimate::NotEstimable;
 use crate::schema::Role;
 use crate::schema::typed::{Optimizer, OptimizerKind, Precision, StateBits};
 
-pub struct OptimizerStates;
+pub(crate) struct OptimizerStates;
 
 /// Optimizer state bytes per trainable fp32 parameter (FACTS.md §4, HF
 /// `model_memory_anatomy.md` / `perf_train_gpu_one.md`): AdamW 8 B (two fp32
@@ -19,7 +19,7 @@ pub struct OptimizerStates;
 /// parameters, are not counted). GaLore/APOLLO are priced per linear (`low_rank`); BAdam
 /// keeps fp32 AdamW moments of its active block (8 B) and that block's fp32 master copy (4 B):
 /// 12 B, in any precision (`block_optim.py`: `param.clone().float()`).
-pub fn bytes_per_parameter(optimizer: Optimizer) -> f64 {
+pub(crate) fn bytes_per_parameter(optimizer: Optimizer) -> f64 {
     match (optimizer.kind, optimizer.state) {
         (OptimizerKind::Adam, StateBits::Full) | (OptimizerKind::LowRankAdam, _) => 8.0,
         (OptimizerKind::Adam | OptimizerKind::Lion, StateBits::Eight) => 2.0,

@@ -6,7 +6,7 @@ use crate::estimate::NotEstimable;
 use crate::schema::Role;
 use crate::schema::typed::{Optimizer, OptimizerKind, Precision, StateBits};
 
-pub struct OptimizerStep;
+pub(crate) struct OptimizerStep;
 
 /// Whether the optimizer is PyTorch's multi-tensor (`foreach`) Adam/AdamW, the
 /// default `torch.optim.AdamW` on CUDA: HF `optim` `adamw_torch` (and no `optim`

@@ -5,7 +5,7 @@ use super::{MemoryComponent, Run, State, Term};
 use crate::estimate::NotEstimable;
 use crate::schema::typed::{Precision, Preference};
 
-pub struct ReferenceModel;
+pub(crate) struct ReferenceModel;
 
 impl MemoryComponent for ReferenceModel {
     fn certainty(&self) -> super::Certainty {

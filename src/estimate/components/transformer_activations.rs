@@ -50,11 +50,11 @@ fn score_bytes(run: &Run, keeps_scores: bool, attention: &str, heads: f64, s: f6
 /// flash attention do not keep the s×s scores (drop 5·a·s/h); selective recompute
 /// keeps 34·s·h; full checkpointing keeps the layer input 2·s·h per layer plus one
 /// layer's full activations while it is recomputed.
-pub struct TransformerActivations;
+pub(crate) struct TransformerActivations;
 
 /// Activation bytes relative to the 16-bit activations Korthikanti's formula
 /// counts: fp32 ×2, fp64 ×4.
-pub fn dtype_factor(precision: Precision) -> f64 {
+pub(crate) fn dtype_factor(precision: Precision) -> f64 {
     match precision {
         Precision::Fp64 => 4.0,
         Precision::Fp32 | Precision::Auto => 2.0,

@@ -7,7 +7,7 @@ use crate::load::Node;
 use crate::resolve::ResolvedConfig;
 use crate::schema::Role;
 
-pub struct UserTerms;
+pub(crate) struct UserTerms;
 
 impl MemoryComponent for UserTerms {
     fn certainty(&self) -> super::Certainty {

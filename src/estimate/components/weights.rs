@@ -6,14 +6,14 @@ use super::{Live, MemoryComponent, Run, State, Term};
 use crate::estimate::NotEstimable;
 use crate::schema::typed::{ActivationCheckpointing, Precision, Quantization};
 
-pub struct Weights;
+pub(crate) struct Weights;
 
 /// Bytes per parameter for weights. fp32 4 B; mixed precision 6 B (fp32 weights
 /// and their 16-bit copies, HF `model_memory_anatomy.md`, FACTS.md §4); pure 16-bit 2 B;
 /// fp8 with fp32 master weights 5 B (4 + 1 B fp8 copy: our inference from
 /// Transformer Engine's design); fp64 8 B. `auto` never reaches here (`Run`
 /// assumes fp32 and says so).
-pub fn bytes_per_parameter(precision: Precision) -> f64 {
+pub(crate) fn bytes_per_parameter(precision: Precision) -> f64 {
     match precision {
         Precision::Fp64 => 8.0,
         Precision::Fp32 | Precision::Auto => 4.0,
@@ -45,7 +45,7 @@ pub fn describe(precision: Precision) -> &'static str {
 /// AQLM 1x16: a 16-bit code per group of 8 weights, 2 bits per weight (arXiv:2401.06118 §3);
 /// its codebooks (2^16 codes × 8 weights × fp16 = 1 MiB per linear, about 3 % of an 8B
 /// model's block linears) and per-channel scales are not counted.
-pub fn quantized_bytes(quantization: Quantization) -> f64 {
+pub(crate) fn quantized_bytes(quantization: Quantization) -> f64 {
     match quantization {
         Quantization::Int8 => 1.0,
         Quantization::Int4 => 0.5 + 4.0 / 64.0,
@@ -59,7 +59,7 @@ pub fn quantized_bytes(quantization: Quantization) -> f64 {
 /// `torch_dtype` to `from_pretrained`, each dialect file cites where; an adapter run never needs fp32
 /// master copies of weights it does not update): 2 B; fp32 4 B; fp64 8 B. A frozen
 /// part of a full model in mixed precision stays in fp32 (4 B).
-pub fn frozen_bytes(precision: Precision, adapters: bool) -> f64 {
+pub(crate) fn frozen_bytes(precision: Precision, adapters: bool) -> f64 {
     match precision {
         Precision::Fp64 => 8.0,
         Precision::Fp32 | Precision::Auto => 4.0,
@@ -78,7 +78,7 @@ pub fn frozen_bytes(precision: Precision, adapters: bool) -> f64 {
 /// precision (`autocast_adapter_dtype=True`, peft `tuners_utils.py`
 /// `_cast_adapter_dtype`: bf16/fp16 adapter weights cast to float32): 4 B; in pure
 /// 16-bit (`bf16-true`) they are 16-bit: 2 B.
-pub fn adapter_bytes(precision: Precision) -> f64 {
+pub(crate) fn adapter_bytes(precision: Precision) -> f64 {
     match precision {
         Precision::Fp64 => 8.0,
         Precision::True(_) => 2.0,

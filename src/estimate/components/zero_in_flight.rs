@@ -36,7 +36,7 @@ use crate::model::{Entry, Mlp, Norm};
 use crate::schema::Role;
 use crate::schema::typed::Precision;
 
-pub struct ZeroInFlight;
+pub(crate) struct ZeroInFlight;
 
 impl MemoryComponent for ZeroInFlight {
     fn id(&self) -> &'static str {

@@ -7,7 +7,7 @@ use super::{MemoryComponent, Run, Term};
 use crate::estimate::{NotEstimable, zero};
 use crate::schema::Role;
 
-pub struct ZeroStates;
+pub(crate) struct ZeroStates;
 
 impl MemoryComponent for ZeroStates {
     fn certainty(&self) -> super::Certainty {

@@ -53,7 +53,7 @@ declare_rule! {
 }
 
 /// BAT001 when an integer accumulation can reach the target, BAT003 when none can.
-pub fn or_unreachable(resolved: &ResolvedConfig, target: u64, effective: u64) -> Diagnostic {
+pub(crate) fn or_unreachable(resolved: &ResolvedConfig, target: u64, effective: u64) -> Diagnostic {
     let batch = &resolved.batch;
     if resolved.detection.dialect.batch().global_split_over_world {
         return split_over_world(resolved, target, effective);

@@ -101,7 +101,7 @@ pub fn diagnostic(resolved: &ResolvedConfig, floored: &Floored) -> Diagnostic {
 
 /// The data-parallel world sizes up to `limit` values on which `global` is exactly
 /// micro × accumulation × world (accumulation ≥ 1).
-pub fn exact_worlds(global: u64, micro: u64, limit: usize) -> Vec<u64> {
+pub(crate) fn exact_worlds(global: u64, micro: u64, limit: usize) -> Vec<u64> {
     if micro == 0 || !global.is_multiple_of(micro) {
         return Vec::new();
     }

@@ -76,7 +76,7 @@ fn restore(resolved: &ResolvedConfig, global: u64, micro: u64, accumulation: u64
 
 /// The world is unknown and no world size makes the three values agree: the
 /// global batch is not micro × accumulation × W for any whole W (issue 15 item 2).
-pub fn on_no_world(resolved: &ResolvedConfig, global: u64, micro: u64, accumulation: u64) -> Diagnostic {
+pub(crate) fn on_no_world(resolved: &ResolvedConfig, global: u64, micro: u64, accumulation: u64) -> Diagnostic {
     let per_world = micro.checked_mul(accumulation);
     let step = per_world.map_or_else(|| "more than 2^64".to_owned(), |p| p.to_string());
     // What would hold: a micro batch that divides global ÷ accumulation (the accumulation kept).

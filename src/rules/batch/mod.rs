@@ -2,16 +2,16 @@
 //! world) is consistent, reachable, equal to its target, and the same across
 //! curriculum stages and commits.
 
-pub mod batch_underspecified;
-pub mod devices_launch_mismatch;
-pub mod effective_batch_changed_since_baseline;
+pub(crate) mod batch_underspecified;
+pub(crate) mod devices_launch_mismatch;
+pub(crate) mod effective_batch_changed_since_baseline;
 pub mod effective_batch_mismatch;
-pub mod generations_indivisible;
-pub mod global_batch_floored;
-pub mod global_batch_mismatch;
-pub mod stage_effective_batch_changed;
-pub mod unreachable_batch;
-pub mod world_size_unknown;
+pub(crate) mod generations_indivisible;
+pub(crate) mod global_batch_floored;
+pub(crate) mod global_batch_mismatch;
+pub(crate) mod stage_effective_batch_changed;
+pub(crate) mod unreachable_batch;
+pub(crate) mod world_size_unknown;
 
 use crate::diagnostic::Diagnostic;
 use crate::resolve::batch::{BatchProblem, Worlds};
@@ -174,14 +174,14 @@ pub fn at(rule: impl Into<crate::rules::codes::RuleId>, resolved: &ResolvedConfi
 }
 
 /// "45 micro × 5 accumulation × 1 world".
-pub fn product(micro: u64, accumulation: u64, world: u64) -> String {
+pub(crate) fn product(micro: u64, accumulation: u64, world: u64) -> String {
     format!("{micro} micro batch × {accumulation} accumulation × {world} data-parallel world")
 }
 
 /// Micro batches that divide `per_world` (the target ÷ world), nearest to `micro` first.
 /// Divisors come in pairs (d, per_world ÷ d) with d ≤ √per_world; the search
 /// stops at d = 2^20, so a target of 2^63 does not loop 2^63 times.
-pub fn divisors_near(per_world: u64, micro: u64, count: usize) -> Vec<u64> {
+pub(crate) fn divisors_near(per_world: u64, micro: u64, count: usize) -> Vec<u64> {
     let mut divisors: Vec<u64> = Vec::new();
     let mut d = 1u64;
     while d <= 1 << 20 && d.checked_mul(d).is_some_and(|square| square <= per_world) {

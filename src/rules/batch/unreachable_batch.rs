@@ -124,7 +124,7 @@ pub fn derivation(resolved: &ResolvedConfig, role: Role, numerator: u64, denomin
 }
 
 /// A flooring framework's accumulation is 0: ⌊⌊global ÷ world⌋ ÷ micro⌋ < 1.
-pub fn floors_to_zero(resolved: &ResolvedConfig, global: u64, micro: u64, world: u64) -> Diagnostic {
+pub(crate) fn floors_to_zero(resolved: &ResolvedConfig, global: u64, micro: u64, world: u64) -> Diagnostic {
     let framework = resolved.detection.dialect.title();
     // The devices of one node where the project's framework divides by them (litgpt before 0.5.8).
     let divisor = resolved.batch.floor_divisor(world);
@@ -153,7 +153,7 @@ pub fn floors_to_zero(resolved: &ResolvedConfig, global: u64, micro: u64, world:
 
 /// The world is unknown, the batch values hold on some world size, but on none
 /// does micro batch × accumulation × W equal the target.
-pub fn target_on_no_world(resolved: &ResolvedConfig, target: u64) -> Diagnostic {
+pub(crate) fn target_on_no_world(resolved: &ResolvedConfig, target: u64) -> Diagnostic {
     let batch = &resolved.batch;
     let equation = batch.equation(resolved.detection.dialect.batch());
     let mut diagnostic = at(

@@ -1,3 +1,3 @@
 //! CUR rules: curriculum stage files and how they overlay their base.
 
-pub mod stage_key_not_in_base;
+pub(crate) mod stage_key_not_in_base;

@@ -43,7 +43,7 @@ declare_rule! {
 
 /// Options that have no (or partial) effect, with why. Sources: PyTorch
 /// `docs/source/notes/cuda.rst` and `CUDACachingAllocator.cpp` (FACTS.md §5).
-pub fn problems(options: &[AllocOption]) -> Vec<(&AllocOption, String)> {
+pub(crate) fn problems(options: &[AllocOption]) -> Vec<(&AllocOption, String)> {
     let get = |key: &str| options.iter().find(|o| o.key == key);
     let mut out = Vec::new();
     if get("backend").is_some_and(|o| o.value == "cudaMallocAsync" || o.value == "async") {

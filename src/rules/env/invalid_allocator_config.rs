@@ -57,7 +57,7 @@ fn power_of_two(text: &str) -> bool {
 }
 
 /// What is wrong with one option, in PyTorch's terms; `None` when it parses.
-pub fn problem(option: &AllocOption) -> Option<String> {
+pub(crate) fn problem(option: &AllocOption) -> Option<String> {
     let value = option.value.as_str();
     match option.key.as_str() {
         "max_split_size_mb" | "max_non_split_rounding_mb" => match value.parse::<u64>() {

@@ -3,14 +3,14 @@
 //! config sets them, validated as `c10/core/AllocatorConfig.cpp` parses them
 //! (FACTS.md §5).
 
-pub mod ineffective_allocator_option;
-pub mod invalid_allocator_config;
+pub(crate) mod ineffective_allocator_option;
+pub(crate) mod invalid_allocator_config;
 
 use crate::load::{Document, Node, Value};
 use crate::rules::Checker;
 use crate::source::Span;
 
-pub const VARIABLES: [&str; 3] = ["PYTORCH_ALLOC_CONF", "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF"];
+pub(crate) const VARIABLES: [&str; 3] = ["PYTORCH_ALLOC_CONF", "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF"];
 
 /// One `key:value` option of an allocator string, with its span in the file.
 #[derive(Clone, Debug)]
@@ -22,7 +22,7 @@ pub struct AllocOption {
 
 /// Every allocator string in a document: `PYTORCH_ALLOC_CONF: "..."` entries and
 /// `"PYTORCH_ALLOC_CONF=..."` strings (env lists, command lines).
-pub fn allocator_settings(root: &Node) -> Vec<(String, &Node)> {
+pub(crate) fn allocator_settings(root: &Node) -> Vec<(String, &Node)> {
     let mut out = Vec::new();
     collect(root, &mut out);
     out

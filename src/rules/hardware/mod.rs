@@ -1,7 +1,7 @@
 //! HW rules: the precision a config asks for, against what each GPU target supports.
 
-pub mod bf16_unsupported;
-pub mod fp8_unsupported;
+pub(crate) mod bf16_unsupported;
+pub(crate) mod fp8_unsupported;
 
 use crate::diagnostic::Diagnostic;
 use crate::resolve::{ResolvedConfig, RoleValue};
@@ -23,7 +23,7 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, gpus: &[GpuTarget
 
 /// What a precision needs that a card lacks, in words: the rule, the feature (`native bf16`,
 /// `fp8`), why, and what to use instead. One place for both HW rules' findings.
-pub struct Lacks {
+pub(crate) struct Lacks {
     pub feature: &'static str,
     pub note: &'static str,
     pub help: String,

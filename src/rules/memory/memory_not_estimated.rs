@@ -160,7 +160,7 @@ pub fn diagnostic(resolved: &ResolvedConfig, not: &crate::estimate::NotEstimable
 /// Why a MEM004 finding gives no memory verdict, in a few words for the summary line the human
 /// formats print when infos are folded ("23 name a model not in the catalog"), by the finding's
 /// label; and the model it names, where that is the reason.
-pub fn summary_reason(diagnostic: &Diagnostic) -> (&'static str, Option<String>) {
+pub(crate) fn summary_reason(diagnostic: &Diagnostic) -> (&'static str, Option<String>) {
     let model = || diagnostic.message.split('`').nth(1).map(str::to_owned);
     match diagnostic.label.as_deref() {
         Some("not in the model catalog") => ("name a model not in the catalog", model()),
@@ -176,7 +176,7 @@ pub fn summary_reason(diagnostic: &Diagnostic) -> (&'static str, Option<String>)
 
 /// MEM004 for a run sharded over a world nobody states (`NotEstimable::world`), at the key that
 /// shards it; another reason is `diagnostic`'s.
-pub fn diagnostic_world(resolved: &ResolvedConfig, not_estimable: &crate::estimate::NotEstimable) -> Diagnostic {
+pub(crate) fn diagnostic_world(resolved: &ResolvedConfig, not_estimable: &crate::estimate::NotEstimable) -> Diagnostic {
     let reason = &not_estimable.0;
     let key = match not_estimable.world_unknown() {
         Some(crate::estimate::WorldUnknown::Fsdp) => resolved.role(Role::Fsdp),

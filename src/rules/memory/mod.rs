@@ -3,9 +3,9 @@
 //! memory (capacity × `safety-margin`, 1 unless set): MEM001 when even the band's low
 //! end exceeds it, MEM002 when the band straddles it.
 
-pub mod low_memory_headroom;
-pub mod memory_not_estimated;
-pub mod memory_underused;
+pub(crate) mod low_memory_headroom;
+pub(crate) mod memory_not_estimated;
+pub(crate) mod memory_underused;
 pub mod out_of_memory;
 
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
@@ -91,7 +91,7 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &Settin
                                     estimate::human_bytes(high)
                                 ));
                             }
-                            Err(solve::Unsolved::NotEstimable(_)) => {}
+                            Err(solve::Unsolved::NotEstimable) => {}
                         }
                         checker.report(diagnostic);
                         reported_unknown = true;
@@ -173,12 +173,12 @@ fn for_every_target(model: &MemoryModel, row: &plan::PlanRow, common: Option<u64
 }
 
 /// "for rtx-4090", or "for every GPU target (rtx-4090, a100-80gb)" when a file has several.
-pub fn for_targets(gpu: &str, names: &[&str]) -> String {
+pub(crate) fn for_targets(gpu: &str, names: &[&str]) -> String {
     if names.len() > 1 { format!("for every GPU target ({})", names.join(", ")) } else { format!("for {gpu}") }
 }
 
 /// "weights 1.2 GiB, activations 17.5 GiB, CUDA context 1000 MiB".
-pub fn biggest(estimate: &Estimate, count: usize) -> String {
+pub(crate) fn biggest(estimate: &Estimate, count: usize) -> String {
     let mut components: Vec<_> = estimate.components.iter().filter(|c| c.bytes > 0.0).collect();
     components.sort_by(|a, b| b.bytes.total_cmp(&a.bytes));
     components.iter().take(count).map(|c| format!("{} {}", c.name, human_bytes(c.bytes))).collect::<Vec<_>>().join(", ")
@@ -220,7 +220,7 @@ pub fn at(
 
 /// The fix that sets micro batch and accumulation, where they are defined
 /// (for a stage: in the stage file).
-pub fn batch_fix(resolved: &ResolvedConfig, micro: u64, accumulation: u64, message: String) -> Option<Fix> {
+pub(crate) fn batch_fix(resolved: &ResolvedConfig, micro: u64, accumulation: u64, message: String) -> Option<Fix> {
     let mut values = vec![(Role::MicroBatch, micro)];
     // A framework that derives the accumulation from the global batch
     // (⌊⌊global ÷ world⌋ ÷ micro⌋) derives this one from the new micro batch: only the

@@ -3,12 +3,12 @@
 //! `trainlint migrate` runs only these (diff by default, `--write` to apply);
 //! `check` reports them as warnings and `--fix` applies the safe ones.
 
-pub mod deepspeed_bfloat16_section;
-pub mod hf_renamed_training_argument;
-pub mod lightning_gpus_argument;
-pub mod lightning_precision_name;
-pub mod lightning_removed_trainer_argument;
-pub mod pytorch_alloc_conf_name;
+pub(crate) mod deepspeed_bfloat16_section;
+pub(crate) mod hf_renamed_training_argument;
+pub(crate) mod lightning_gpus_argument;
+pub(crate) mod lightning_precision_name;
+pub(crate) mod lightning_removed_trainer_argument;
+pub(crate) mod pytorch_alloc_conf_name;
 
 use crate::diagnostic::Edit;
 use crate::dialects::{deepspeed::DEEPSPEED, hf_trainer::HF_TRAINER, lightning::LIGHTNING};
@@ -34,7 +34,7 @@ pub fn check(checker: &mut Checker, document: &Document, root: &Node, settings: 
 }
 
 /// A key renamed in place, keeping its quotes.
-pub fn rename_key(document: &Document, entry: &Entry, new: &str) -> Edit {
+pub(crate) fn rename_key(document: &Document, entry: &Entry, new: &str) -> Edit {
     let raw = document.source.text().get(entry.key_span.clone()).unwrap_or("");
     let content = match raw.chars().next() {
         Some(quote @ ('"' | '\'')) => format!("{quote}{new}{quote}"),
@@ -48,7 +48,7 @@ pub fn rename_key(document: &Document, entry: &Entry, new: &str) -> Edit {
 /// Lightning (no finding), `Some(true)` when it states this one or later, or a range that allows
 /// both (the finding as the rule's severity), `Some(false)` when it states no version at all (the
 /// finding as an info that says it assumes the latest release: the caller appends `assumed`).
-pub fn lightning_applies(settings: &Settings, document: &Document, version: &[u64]) -> Option<bool> {
+pub(crate) fn lightning_applies(settings: &Settings, document: &Document, version: &[u64]) -> Option<bool> {
     use crate::resolve::versions;
     use crate::schema::version::Version;
     match versions::at_least(settings, LIGHTNING, document.source.path(), &Version::new(version)) {
@@ -59,4 +59,4 @@ pub fn lightning_applies(settings: &Settings, document: &Document, version: &[u6
 }
 
 /// The words an unstated version adds to a migration's message.
-pub const ASSUMED_LIGHTNING: &str = " (assuming the latest Lightning: the project states no Lightning version)";
+pub(crate) const ASSUMED_LIGHTNING: &str = " (assuming the latest Lightning: the project states no Lightning version)";

@@ -58,7 +58,7 @@ declare_rule! {
 const OLD: [&str; 2] = ["PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF"];
 
 /// The PyPI and conda names of PyTorch, and its `[frameworks]` key.
-pub const TORCH: (&str, &[&str]) = ("torch", &["torch", "pytorch"]);
+pub(crate) const TORCH: (&str, &[&str]) = ("torch", &["torch", "pytorch"]);
 
 /// The old names are deprecated, and `PYTORCH_ALLOC_CONF` read, from PyTorch 2.9.0
 /// (`c10/core/AllocatorConfig.cpp`): a project whose files pin `torch` below it gets no finding

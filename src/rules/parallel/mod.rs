@@ -1,4 +1,4 @@
 //! PAR rules: the model-parallel degrees (tensor × pipeline × context) fit the
 //! run's GPUs and the model's shape.
 
-pub mod parallel_degrees_mismatch;
+pub(crate) mod parallel_degrees_mismatch;

@@ -1,4 +1,4 @@
 //! RES rules: against a baseline revision, quality-bearing values must not get coarser.
 
-pub mod precision_lowered;
-pub mod resolution_reduced;
+pub(crate) mod precision_lowered;
+pub(crate) mod resolution_reduced;

@@ -75,7 +75,7 @@ const HIGHER_IS_FINER: [&str; 9] =
 const LOWER_IS_FINER: [&str; 2] = ["bin_size", "patch_size"];
 
 /// The direction of a value at `path`: the manifest's table first, then the built-in names.
-pub fn direction(settings: &Settings, path: &str) -> Option<ResolutionDirection> {
+pub(crate) fn direction(settings: &Settings, path: &str) -> Option<ResolutionDirection> {
     for (pattern, direction) in &settings.manifest.resolution {
         if path == pattern || path.ends_with(&format!(".{pattern}")) {
             return Some(*direction);

@@ -1,16 +1,16 @@
 //! SCH rules: files that cannot be read, and native-format configs that do not
 //! match their JSON Schema.
 
-pub mod dialect_keys;
-pub mod duplicate_key;
+pub(crate) mod dialect_keys;
+pub(crate) mod duplicate_key;
 pub mod interpolation;
-pub mod interpolation_error;
-pub mod invalid_syntax;
-pub mod missing_config;
-pub mod pyyaml_float_as_string;
-pub mod schema_violation;
+pub(crate) mod interpolation_error;
+pub(crate) mod invalid_syntax;
+pub(crate) mod missing_config;
+pub(crate) mod pyyaml_float_as_string;
+pub(crate) mod schema_violation;
 pub mod unknown_key;
-pub mod unresolved_value;
+pub(crate) mod unresolved_value;
 
 use crate::load::{Document, Node};
 use crate::rules::Checker;
@@ -54,7 +54,7 @@ pub fn validate(checker: &mut Checker, document: &Document, root: &Node, schema:
 /// and reports only the violations at a value an override set: a `--set batch.micro_batch=0`
 /// is SCH002 as the same value in the file is (issue 26 item 7b), never fail-open. The file's
 /// own values are `validate`'s.
-pub fn validate_overrides(checker: &mut Checker, document: &Document, tree: &Node, schema: &CompiledSchema, sets: &[(String, String)]) {
+pub(crate) fn validate_overrides(checker: &mut Checker, document: &Document, tree: &Node, schema: &CompiledSchema, sets: &[(String, String)]) {
     let instance = tree.to_json();
     for error in schema.validator.iter_errors(&instance) {
         report(checker, document, tree, schema, &error, Some(sets));
@@ -172,7 +172,7 @@ fn short(value: &Json) -> String {
 }
 
 /// The property names the schema allows at an instance pointer.
-pub fn known_keys(schema: &Json, pointer: &str) -> Vec<String> {
+pub(crate) fn known_keys(schema: &Json, pointer: &str) -> Vec<String> {
     let mut current = resolve(schema, schema);
     if !pointer.is_empty() {
         for segment in pointer.trim_start_matches('/').split('/') {
@@ -210,7 +210,7 @@ fn resolve<'s>(root: &'s Json, mut node: &'s Json) -> &'s Json {
     node
 }
 
-pub use crate::diagnostic::suggest::{levenshtein_public, suggest};
+pub(crate) use crate::diagnostic::suggest::suggest;
 
 #[cfg(test)]
 mod tests {

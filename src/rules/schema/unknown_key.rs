@@ -63,7 +63,7 @@ pub fn diagnostic(document: &Document, parent_pointer: &str, entry: &Entry, know
 pub const MOST_PER_MAPPING: usize = 100;
 
 /// One finding for the unknown keys of a mapping beyond `MOST_PER_MAPPING`, at the first of them.
-pub fn the_rest(document: &Document, parent_pointer: &str, first: &Entry, more: usize) -> Diagnostic {
+pub(crate) fn the_rest(document: &Document, parent_pointer: &str, first: &Entry, more: usize) -> Diagnostic {
     let parent = dotted(parent_pointer);
     let place = if parent.is_empty() { "at the top level".to_owned() } else { format!("in `{parent}`") };
     let message = format!("{more} more unknown keys {place}, from `{}` on (after {MOST_PER_MAPPING} listed one by one)", first.key);

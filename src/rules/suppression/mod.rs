@@ -5,8 +5,8 @@
 //! (SUP001) and one without a reason (SUP002) are reported, as ruff reports
 //! unused `noqa`.
 
-pub mod suppression_without_reason;
-pub mod unused_suppression;
+pub(crate) mod suppression_without_reason;
+pub(crate) mod unused_suppression;
 
 use crate::diagnostic::Diagnostic;
 use crate::rules::Checker;
@@ -30,7 +30,7 @@ pub struct Suppression {
 const MARKER: &str = "# trainlint:";
 
 /// Whether the file may hold a suppression comment (cheap; `parse` says which).
-pub fn may_have_suppressions(file: &SourceFile) -> bool {
+pub(crate) fn may_have_suppressions(file: &SourceFile) -> bool {
     file.text().contains(MARKER)
 }
 
