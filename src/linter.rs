@@ -59,7 +59,13 @@ pub enum Skip {
     Template,
     /// JSON Lines with a `.json` name (one JSON value per line: prompts, samples, golden values).
     JsonLines,
+    /// Not read: the run had read its budget of configuration bytes (`load::MAX_RUN_BYTES`)
+    /// before this file's turn. `check` says how many were left and exits 2.
+    RunBudget,
 }
+
+// `Skip::RunBudget`'s words name the budget.
+const _: () = assert!(load::MAX_RUN_BYTES == 256 * 1024 * 1024);
 
 impl Skip {
     pub fn describe(self) -> &'static str {
@@ -70,6 +76,7 @@ impl Skip {
             Skip::TooLarge => "over 1 MiB (a tokenizer or a dataset, not a training config)",
             Skip::Template => "templates whose placeholders a script fills in",
             Skip::JsonLines => "JSON Lines (one value per line: data, not a training config)",
+            Skip::RunBudget => "left unread: the run had read its budget of 256 MiB of config text (check them in another run)",
         }
     }
 }
@@ -87,8 +94,21 @@ impl FileStatus {
 }
 
 pub fn lint_file(file: &SourcePath, settings: &Settings) -> Result<FileReport, FatalError> {
-    let document =
-        settings.loader.load(&file.path, &file.display, file.format).map_err(|e| FatalError::Io { path: file.display.clone(), reason: e.to_string() })?;
+    let document = match settings.loader.load(&file.path, &file.display, file.format) {
+        Ok(document) => document,
+        // Past the run's budget a file is left unread and named, not a fatal error: the run
+        // reports what it linted and how much was left (issue 27).
+        Err(_) if settings.loader.over_run_budget() => {
+            let document = Document {
+                source: Arc::new(crate::source::SourceFile::new(file.path.clone(), file.display.clone(), "")),
+                format: file.format,
+                root: Err(LoadError::Empty),
+                duplicates: Vec::new(),
+            };
+            return Ok(FileReport { document, resolved: None, diagnostics: Vec::new(), status: FileStatus::Skipped(Skip::RunBudget) });
+        }
+        Err(e) => return Err(FatalError::Io { path: file.display.clone(), reason: e.to_string() }),
+    };
     Ok(lint_document_as(document, settings, file.explicit))
 }
 

@@ -518,3 +518,26 @@ fn a_file_of_unknown_keys_gives_a_bounded_number_of_findings() {
     assert!(out.contains(&rest), "{rest} not in {}", &out[out.len().saturating_sub(2000)..]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 27: a tree over the run's byte budget (256 MiB of config text) is not an exit 2 with no
+/// findings: the files read are linted and reported, the rest are named as left unread in the
+/// summary and on stderr, and the run exits 2 (it did not check everything).
+#[test]
+fn a_tree_over_the_byte_budget_reports_what_it_linted_and_what_was_left() {
+    let dir = temp_dir("budget");
+    // 310 files of 0.9 MB (each under the 1 MiB file limit): 279 MB, past 256 MiB (268 MB).
+    let padding = format!("# {}\n", "x".repeat(900_000));
+    for i in 0..310 {
+        std::fs::write(dir.join(format!("c{i:03}.yaml")), format!("trainlint: 1\nbatch:\n  micro_batch: 0\n  accumulation: 4\n{padding}")).unwrap();
+    }
+    let output = timed_within(&dir, &["check", "--output-format", "concise", "."], Duration::from_secs(120));
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", common::stderr(&output));
+    let (out, err) = (common::stdout(&output), common::stderr(&output));
+    // The files read were linted: each has its SCH002 (micro batch 0).
+    let linted = out.lines().filter(|l| l.contains("SCH002")).count();
+    assert!((250..310).contains(&linted), "{linted} linted: {}", &out[out.len().saturating_sub(1500)..]);
+    assert!(out.contains(&format!("{} left unread", 310 - linted)), "{}", &out[out.len().saturating_sub(1500)..]);
+    assert!(err.contains(&format!("error: {} files left unread", 310 - linted)) && err.contains("budget of 256 MiB"), "{err}");
+    assert!(!err.contains("check that the path exists"), "{err}");
+}

@@ -317,7 +317,25 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
         None => super::print(&report(args.output_format)),
     }
     super::verbose(|| format!("done in {} ms", started.elapsed().as_millis()));
+    if let Some(warning) = left_unread(&files) {
+        super::say(&warning);
+        return Ok(ExitCode::from(2));
+    }
     Ok(exit_code(args, &diagnostics))
+}
+
+/// The files a run left unread once it had read its byte budget: the report covers the others,
+/// and this says how many were left; the run then exits 2 (it did not check everything).
+fn left_unread(files: &[FileEntry]) -> Option<String> {
+    let unread: Vec<&FileEntry> = files.iter().filter(|f| f.status == FileStatus::Skipped(linter::Skip::RunBudget)).collect();
+    let first = unread.first()?;
+    let checked = files.iter().filter(|f| !matches!(f.status, FileStatus::Skipped(_))).count();
+    Some(format!(
+        "error: {} file{} left unread (`{}` the first by name): the run had read its budget of 256 MiB of config text; the report above covers the {checked} checked; check the rest in another run (name their folders), or fewer files at a time",
+        unread.len(),
+        plural(unread.len()),
+        render::escape_controls(&first.display),
+    ))
 }
 
 /// 1 when an error is left (or a warning, with `--exit-non-zero-on-warning`), unless `--exit-zero`.

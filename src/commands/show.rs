@@ -40,7 +40,7 @@ pub fn run(args: &ShowArgs) -> Result<ExitCode, FatalError> {
     let Some(resolved) = &report.resolved else {
         // Nothing to show: say why, as `check` would.
         let output = match args.output_format {
-            OutputFormat::Json => render::json::render(&report.diagnostics, &render::Summary::new(1, &report.diagnostics)),
+            OutputFormat::Json => render::json::render_unresolved_show(&report.diagnostics, &render::Summary::new(1, &report.diagnostics)),
             OutputFormat::Concise => render::concise::render(&report.diagnostics),
             _ => render::full::render(&report.diagnostics, super::style()),
         };

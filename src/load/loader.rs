@@ -191,6 +191,11 @@ impl Loader {
         self.bytes_read.load(Ordering::Relaxed)
     }
 
+    /// Whether the run has read past its budget (`MAX_RUN_BYTES`): every later read fails.
+    pub(crate) fn over_run_budget(&self) -> bool {
+        self.bytes_read() > self.run_budget
+    }
+
     /// Counts `bytes` against the run budget; `Err` past `MAX_RUN_BYTES`.
     fn charge(&self, bytes: u64) -> std::io::Result<()> {
         let total = self.bytes_read.fetch_add(bytes, Ordering::Relaxed).saturating_add(bytes);

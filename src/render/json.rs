@@ -118,6 +118,15 @@ pub fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
     to_text(&CheckOutput::Report(Report { version: Version, diagnostics: diagnostics.iter().map(DiagnosticOutput::new).collect(), summary: summary.clone() }))
 }
 
+/// `show` of a config that does not resolve: its findings (`ShowOutput::Unresolved`).
+pub(crate) fn render_unresolved_show(diagnostics: &[Diagnostic], summary: &Summary) -> String {
+    to_text(&ShowOutput::Unresolved(Report {
+        version: Version,
+        diagnostics: diagnostics.iter().map(DiagnosticOutput::new).collect(),
+        summary: summary.clone(),
+    }))
+}
+
 /// One finding.
 #[derive(Serialize, JsonSchema)]
 pub(crate) struct DiagnosticOutput {
@@ -259,6 +268,8 @@ pub fn statistics(diagnostics: &[Diagnostic]) -> String {
 #[serde(untagged)]
 pub(crate) enum ShowOutput {
     Resolved(Box<Show>),
+    /// Nothing resolved: the findings that say why, as `check` writes them.
+    Unresolved(Report),
 }
 
 /// The resolved view of one config (or curriculum stage).
