@@ -111,3 +111,30 @@ fn long_stage_names_are_rotated_not_overlapped() {
         "{long}"
     );
 }
+
+/// Issue 27: a one-stage chart (the common case) is drawn at its own size, not stretched to the
+/// column (its text was 2–4× too large), and its title fits its width (it was clipped).
+#[test]
+fn a_one_stage_chart_keeps_its_text_size_and_its_title() {
+    let output = common::trainlint(&[
+        "estimate",
+        "fixtures/published/litgpt/litgpt-llama2-7b-lora-1xa10g/config_hub/finetune/llama-2-7b/lora.yaml",
+        "--gpu",
+        "a10g",
+        "--gpu",
+        "rtx-4090",
+        "--output-format",
+        "html",
+    ]);
+    let html = common::stdout(&output);
+    let charts: Vec<&str> = html.split(r#"<svg class="chart""#).skip(1).collect();
+    assert_eq!(charts.len(), 2, "{html}");
+    for chart in charts {
+        let view_box = chart.split(r#"viewBox="0 0 "#).nth(1).and_then(|v| v.split(' ').next()).expect("a viewBox");
+        let width: f64 = view_box.parse().unwrap();
+        assert!(chart.contains(&format!("max-width:{view_box}px")), "never drawn larger than 1:1: {}", &chart[..300]);
+        // The title, bold at 15 px: at most about 9 px a character in a sans-serif.
+        let title = chart.split(r#"font-weight="600">"#).nth(1).and_then(|t| t.split('<').next()).expect("a title");
+        assert!(58.0 + title.chars().count() as f64 * 9.0 <= width + 1.0, "title `{title}` wider than the chart's {width}");
+    }
+}

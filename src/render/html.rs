@@ -231,7 +231,10 @@ fn chart_svg(index: usize, chart: &Chart, axis_max: f64, step: f64, colour: &dyn
         LINE
     };
     let bottom = 3.0 * LINE + stage_height + 12.0;
-    let width = LEFT + plot_width + RIGHT + overhang;
+    // The title (`FONT + 2`, bold) is never clipped: a one-stage chart is as wide as its title.
+    let title = format!("{} · {} capacity", chart.gpu, gib(chart.bars[0].0.capacity_bytes));
+    let title_width = LEFT + title.chars().count() as f64 * CHAR * (FONT + 2.0) / FONT * 1.08 + 8.0;
+    let width = (LEFT + plot_width + RIGHT + overhang).max(title_width).ceil();
     let height = TOP + PLOT_HEIGHT + bottom;
     let y = |bytes: f64| TOP + PLOT_HEIGHT - (bytes / GIB / axis_max * PLOT_HEIGHT).min(PLOT_HEIGHT);
     let capacity = chart.bars[0].0.capacity_bytes;
@@ -257,7 +260,7 @@ fn chart_svg(index: usize, chart: &Chart, axis_max: f64, step: f64, colour: &dyn
     let label = format!("Peak memory on {} ({} capacity, {} usable): {}", chart.gpu, gib(capacity), gib(usable), summary.join("; "));
     let id = format!("chart-{index}");
     let mut svg = format!(
-        r##"<figure><svg class="chart" id="{id}" viewBox="0 0 {width} {height}" style="min-width:{min:.0}px" role="img" aria-labelledby="{id}-title {id}-desc" font-size="{FONT}">
+        r##"<figure><svg class="chart" id="{id}" viewBox="0 0 {width:.0} {height}" style="min-width:{min:.0}px;max-width:{width:.0}px" role="img" aria-labelledby="{id}-title {id}-desc" font-size="{FONT}">
 <title id="{id}-title">{}</title><desc id="{id}-desc">{}</desc>
 <defs><pattern id="{id}-oom" patternUnits="userSpaceOnUse" width="8" height="8" patternTransform="rotate(45)"><rect width="8" height="8" fill="#fff" fill-opacity="0.35"/><line x1="0" y1="0" x2="0" y2="8" stroke="{OOM_COLOUR}" stroke-width="3"/></pattern></defs>
 "##,
@@ -265,12 +268,7 @@ fn chart_svg(index: usize, chart: &Chart, axis_max: f64, step: f64, colour: &dyn
         escape(&label),
         min = width * 0.6,
     );
-    svg.push_str(&format!(
-        r##"<text x="{LEFT}" y="{:.1}" font-size="{}" font-weight="600">{}</text>"##,
-        TOP - 40.0,
-        FONT + 2.0,
-        escape(&format!("{} · {} capacity", chart.gpu, gib(capacity)))
-    ));
+    svg.push_str(&format!(r##"<text x="{LEFT}" y="{:.1}" font-size="{}" font-weight="600">{}</text>"##, TOP - 40.0, FONT + 2.0, escape(&title)));
     // Axis, ticks and gridlines.
     let mut tick = 0.0;
     while tick <= axis_max + step / 1000.0 {
