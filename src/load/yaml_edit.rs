@@ -73,8 +73,13 @@ pub fn set(source: &Arc<SourceFile>, root: &Node, path: &str, value: &str) -> Op
     let text = crate::diagnostic::splice(source.text(), std::slice::from_ref(&edit));
     let format = crate::load::Format::of(source.path(), source.text());
     let (fixed, _) = crate::load::parse_text(&text, format).ok()?;
-    let expected = crate::load::scalar::type_plain_scalar(value.trim_matches(['"', '\'']));
-    let relative_path_holds = fixed.get_dotted(path).is_some_and(|n| n.value == expected || n.as_str() == Some(value.trim_matches(['"', '\''])));
+    let unquoted = value.trim_matches(['"', '\'']);
+    let expected = crate::load::scalar::type_plain_scalar(unquoted);
+    // The value as typed: a string holds only where the value is written quoted. A tag the
+    // edit leaves in place (`a: !!str 5` → `!!str 7`, still a string: found by the
+    // `fix_reparse` fuzz target) fails this, and the fix is display-only.
+    let quoted = unquoted.len() != value.len();
+    let relative_path_holds = fixed.get_dotted(path).is_some_and(|n| n.value == expected || quoted && n.as_str() == Some(unquoted));
     // Shell scripts are checked by flag name, not by path.
     (relative_path_holds || format == crate::load::Format::Shell).then_some(edit)
 }
@@ -177,6 +182,19 @@ mod tests {
         let source = Arc::new(SourceFile::new("stage.yaml", "stage.yaml", text));
         let (root, _) = parse_text(text, Format::Yaml).unwrap();
         set(&source, &root, path, value).map(|edit| splice(text, &[edit]))
+    }
+
+    /// Found by the `fix_reparse` fuzz target (2026-11-27): a value under an explicit `!!str` tag
+    /// kept its tag when replaced, so `micro_batch: !!str 8` fixed to 7 was still the string
+    /// "7" (and `{a: !!str\n7}` was a no-op reported as set). Such a fix is display-only; a
+    /// tag that agrees with the value (`!!int`) is kept.
+    #[test]
+    fn a_value_under_a_str_tag_is_not_replaced_by_one_that_stays_a_string() {
+        assert_eq!(set_in("a: !!str 5\n", "a", "7"), None);
+        assert_eq!(set_in("{a: !!str\n7}", "a", "7"), None);
+        assert_eq!(set_in("a: !!int 5\n", "a", "7").as_deref(), Some("a: !!int 7\n"));
+        assert_eq!(set_in("a: \"5\"\n", "a", "7").as_deref(), Some("a: 7\n"));
+        assert_eq!(set_in("a: 5\n", "a", "'7'").as_deref(), Some("a: '7'\n"));
     }
 
     /// Issue 26, item 7: a value shared through an anchor and an alias is not edited (either
