@@ -60,22 +60,26 @@ pub fn diagnostic(resolved: &ResolvedConfig, floored: &Floored) -> Diagnostic {
     // The devices of one node where the project's framework divides by them (litgpt before 0.5.8).
     let divisor = resolved.batch.floor_divisor(world);
     let per_rank = global / divisor.max(1);
+    let finding = at(
+        GlobalBatchFloored,
+        resolved,
+        &[Role::GlobalBatch, Role::MicroBatch],
+        format!(
+            "{framework} trains an effective batch of {effective}, not the global batch {global}, on a data-parallel world of {world}: {effective} = {}",
+            product(micro, accumulation, world)
+        ),
+    )
+    .with_label(format!("{global} samples per step asked, {effective} trained"));
     if divisor != world {
         let nodes = world / divisor.max(1);
-        return at(
-            GlobalBatchFloored,
-            resolved,
-            &[Role::GlobalBatch, Role::MicroBatch],
-            format!("{framework} trains an effective batch of {effective}, not the global batch {global}, on a data-parallel world of {world}: {effective} = {}", product(micro, accumulation, world)),
-        )
-        .with_label(format!("{global} samples per step asked, {effective} trained"))
-        .with_note(format!(
-            "{framework} derives the accumulation from the devices of one node: ⌊{global} ÷ {divisor} devices⌋ = {per_rank} samples per GPU, ⌊{per_rank} ÷ micro batch {micro}⌋ = {accumulation} accumulation step(s), on each of {nodes} nodes"
-        ))
-        .with_help(format!(
-            "to train {global} samples per step, set the global batch to {global} ÷ {nodes} nodes = {}, or move to litgpt 0.5.8 or later, which divides by devices × num_nodes",
-            global / nodes.max(1)
-        ));
+        return finding
+            .with_note(format!(
+                "{framework} derives the accumulation from the devices of one node: ⌊{global} ÷ {divisor} devices⌋ = {per_rank} samples per GPU, ⌊{per_rank} ÷ micro batch {micro}⌋ = {accumulation} accumulation step(s), on each of {nodes} nodes"
+            ))
+            .with_help(format!(
+                "to train {global} samples per step, set the global batch to {global} ÷ {nodes} nodes = {}, or move to litgpt 0.5.8 or later, which divides by devices × num_nodes",
+                global / nodes.max(1)
+            ));
     }
     let exact = exact_worlds(global, micro, 8);
     let holds = if exact.is_empty() {
@@ -86,17 +90,11 @@ pub fn diagnostic(resolved: &ResolvedConfig, floored: &Floored) -> Diagnostic {
             exact.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
         )
     };
-    at(
-        GlobalBatchFloored,
-        resolved,
-        &[Role::GlobalBatch, Role::MicroBatch],
-        format!("{framework} trains an effective batch of {effective}, not the global batch {global}, on a data-parallel world of {world}: {effective} = {}", product(micro, accumulation, world)),
-    )
-    .with_label(format!("{global} samples per step asked, {effective} trained"))
-    .with_note(format!(
-        "{framework} derives the accumulation by floor division: ⌊{global} ÷ {world} GPUs⌋ = {per_rank} samples per GPU, ⌊{per_rank} ÷ micro batch {micro}⌋ = {accumulation} accumulation step(s); {holds}"
-    ))
-    .with_help(format!("make the global batch a multiple of micro batch × world ({micro} × {world} = {}), or run on a world size that divides it", micro.saturating_mul(world)))
+    finding
+        .with_note(format!(
+            "{framework} derives the accumulation by floor division: ⌊{global} ÷ {world} GPUs⌋ = {per_rank} samples per GPU, ⌊{per_rank} ÷ micro batch {micro}⌋ = {accumulation} accumulation step(s); {holds}"
+        ))
+        .with_help(format!("make the global batch a multiple of micro batch × world ({micro} × {world} = {}), or run on a world size that divides it", micro.saturating_mul(world)))
 }
 
 /// The data-parallel world sizes up to `limit` values on which `global` is exactly
