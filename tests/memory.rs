@@ -163,7 +163,8 @@ fn a_recipe_launched_by_a_grpo_script_is_grpo() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Axolotl's GRPO, written as its `docs/grpo.qmd` and `examples/` write it: `rl: grpo` with the
+/// Axolotl's GRPO (`fixtures/memory/axolotl_grpo.yaml`, written as its `docs/grpo.qmd` and
+/// `examples/` write it): `rl: grpo` with the
 /// GRPOConfig values under `trl:` (axolotl @ 067b021c `GRPOStrategy.set_training_args_kwargs`,
 /// `trl.beta` → `beta` in `core/builders/rl.py`), `micro_batch_size` the per-device batch of
 /// completions. Qwen2.5-1.5B (1,543,714,304 parameters, 28 layers, 2 KV heads of 128, vocabulary
@@ -172,8 +173,8 @@ fn a_recipe_launched_by_a_grpo_script_is_grpo() {
 fn axolotl_grpo_is_priced_by_the_trl_its_version_pins() {
     let dir = common::fresh_dir("axolotl-grpo");
     std::fs::create_dir_all(dir.join(".git")).unwrap();
-    let config = "base_model: Qwen/Qwen2.5-1.5B-Instruct\nrl: grpo\ntrl:\n  beta: 0.001\n  use_vllm: false\n  num_generations: 4\n  max_completion_length: 1024\n  reward_funcs:\n    - rewards.accuracy_reward\ndatasets:\n  - path: openai/gsm8k\n    name: main\n    type: rewards.gsm8k_transform\nsequence_len: 2048\nmicro_batch_size: 2\ngradient_accumulation_steps: 64\nnum_epochs: 1\nlearning_rate: 1.0e-6\noptimizer: adamw_torch_fused\nbf16: true\nflash_attention: true\ngradient_checkpointing: true\noutput_dir: ./outputs/grpo\n";
-    std::fs::write(dir.join("grpo.yaml"), config).unwrap();
+    let config = std::fs::read_to_string(common::repo().join("fixtures/memory/axolotl_grpo.yaml")).unwrap();
+    std::fs::write(dir.join("grpo.yaml"), &config).unwrap();
     let estimate_with = |requirements: Option<&str>| {
         match requirements {
             Some(text) => std::fs::write(dir.join("requirements.txt"), text).unwrap(),
@@ -190,7 +191,12 @@ fn axolotl_grpo_is_priced_by_the_trl_its_version_pins() {
     };
     let row = |estimate: &serde_json::Value, name: &str| {
         let moments = [&estimate["components"], &estimate["off_peak"]["components"]];
-        moments.iter().filter_map(|m| m.as_array()).flatten().find(|c| c["name"].as_str().is_some_and(|n| n.starts_with(name))).map(|c| c["bytes"].as_f64().unwrap())
+        moments
+            .iter()
+            .filter_map(|m| m.as_array())
+            .flatten()
+            .find(|c| c["name"].as_str().is_some_and(|n| n.starts_with(name)))
+            .map(|c| c["bytes"].as_f64().unwrap())
     };
 
     // No Axolotl version stated: Axolotl's GRPO has pinned TRL 0.15 or later since v0.7.0, so the

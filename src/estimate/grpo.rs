@@ -155,8 +155,15 @@ pub(crate) fn candidates(resolved: &ResolvedConfig, settings: &Settings) -> (Vec
             out = kept;
             let first = pins[0].0.iter().map(u64::to_string).collect::<Vec<_>>().join(".");
             why.push(match declared {
-                Some(declared) => format!("{declared}, whose {} pins TRL 0.{}", dialect.title(), pinned.iter().map(u64::to_string).collect::<Vec<_>>().join(" or 0.")),
-                None => format!("{}'s GRPO pins TRL 0.{} or later since its v{first}; no file states the project's {} version", dialect.title(), pins[0].1, dialect.title()),
+                Some(declared) => {
+                    format!("{declared}, whose {} pins TRL 0.{}", dialect.title(), pinned.iter().map(u64::to_string).collect::<Vec<_>>().join(" or 0."))
+                }
+                None => format!(
+                    "{}'s GRPO pins TRL 0.{} or later since its v{first}; no file states the project's {} version",
+                    dialect.title(),
+                    pins[0].1,
+                    dialect.title()
+                ),
             });
         }
     } else if let Some((minor, key)) = crate::dialects::hf_trainer::grpo_release_floor(&resolved.tree) {
