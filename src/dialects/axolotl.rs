@@ -68,7 +68,7 @@ impl Framework for Axolotl {
     fn doc(&self) -> Doc {
         Doc {
             evidence: "`base_model` with Axolotl keys",
-            roles: "`base_model`, `adapter`, `micro_batch_size`, `gradient_accumulation_steps`, `batch_size`, `sequence_len`; `bf16`, `flash_attention`, `load_in_4bit`, `gradient_checkpointing`, `torch_compile`, `accelerator_config…sync_each_batch`; read as PyYAML reads it (`500_000` is an integer)",
+            roles: "`base_model`, `adapter`, `micro_batch_size`, `gradient_accumulation_steps`, `batch_size`, `sequence_len`; `rl: grpo`/`gdpo` with `trl.num_generations`, `trl.max_completion_length`, `trl.beta`, `trl.use_vllm` (TRL's GRPO); `bf16`, `flash_attention`, `load_in_4bit`, `gradient_checkpointing`, `torch_compile`, `accelerator_config…sync_each_batch`; read as PyYAML reads it (`500_000` is an integer)",
             semantics: "`batch_size` is micro × accumulation per process (Axolotl multiplies by the world itself)",
         }
     }
@@ -323,4 +323,41 @@ fn grpo(root: &Node, out: &mut DerivedRoles) -> bool {
         out.push(Role::Logits, "fused".into(), "trl.use_liger_loss");
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dialects::Framework;
+
+    fn derived(text: &str) -> Vec<(Role, serde_json::Value, String)> {
+        let root = crate::load::yaml::parse(text).expect("valid YAML").root;
+        Axolotl.derived(&root).into_iter().map(|d| (d.role, d.value, d.path)).collect()
+    }
+
+    fn role(all: &[(Role, serde_json::Value, String)], role: Role) -> Option<(serde_json::Value, String)> {
+        all.iter().find(|(r, _, _)| *r == role).map(|(_, v, p)| (v.clone(), p.clone()))
+    }
+
+    #[test]
+    fn grpo_and_gdpo_read_the_trl_section() {
+        // examples/llama-3/qlora-1b-gdpo.yaml's `trl:` section, abridged.
+        let gdpo = derived("rl: gdpo\ntrl:\n  beta: 0.001\n  max_completion_length: 128\n  num_generations: 2\n  use_vllm: false\n");
+        assert_eq!(role(&gdpo, Role::Generations), Some((2.into(), "trl.num_generations".into())));
+        assert_eq!(role(&gdpo, Role::CompletionLength), Some((128.into(), "trl.max_completion_length".into())));
+        assert_eq!(role(&gdpo, Role::KlCoefficient), Some((serde_json::json!(0.001), "trl.beta".into())));
+        assert_eq!(role(&gdpo, Role::VllmGeneration), Some((false.into(), "trl.use_vllm".into())));
+        // GRPO is no preference pair.
+        assert_eq!(role(&gdpo, Role::Preference), None);
+        // Unset: GRPOConfig's 8 generations and (priced) 256 completion tokens; `rl_beta` is `beta`.
+        let bare = derived("rl: grpo\nrl_beta: 0.04\ntrl:\n  use_liger_loss: true\n");
+        assert_eq!(role(&bare, Role::Generations).map(|r| r.0), Some(8.into()));
+        assert_eq!(role(&bare, Role::CompletionLength).map(|r| r.0), Some(256.into()));
+        assert_eq!(role(&bare, Role::SequenceLength).map(|r| r.0), Some(768.into()));
+        assert_eq!(role(&bare, Role::KlCoefficient), Some((serde_json::json!(0.04), "rl_beta".into())));
+        assert_eq!(role(&bare, Role::Logits), Some(("fused".into(), "trl.use_liger_loss".into())));
+        // EBFT's trainer adds its feature network: not priced as GRPO; DPO keeps its preference.
+        assert_eq!(role(&derived("rl: ebft\ntrl:\n  num_generations: 4\n"), Role::Generations), None);
+        assert_eq!(role(&derived("rl: dpo\n"), Role::Preference).map(|r| r.0), Some("dpo".into()));
+    }
 }
