@@ -32,6 +32,9 @@ const CASES: &[(&str, &str, &[&str])] = &[
     // The same command on TRL 0.14 (`trl==0.14.0`): each prompt trained as 8 completions, with
     // the reference model; GRPO's log-probabilities over the completion tokens.
     ("grpo-trl-0.14", "fixtures/memory/grpo_trl014/train.sh", &["--gpu", "a100-40gb"]),
+    // Axolotl's GRPO (`rl: grpo`, its `trl:` section), a full bf16 fine-tune with `trl.beta`: the
+    // reference model, and the generation's KV cache of 2 × 64 completions as its peak.
+    ("axolotl-grpo", "fixtures/memory/axolotl_grpo.yaml", &["--gpu", "a100-80gb"]),
     // Fusion models that train a share of their parameters.
     ("vision-partial", "fixtures/memory/torchtune_llama3_2_vision_11B_full.yaml", &["--gpu", "rtx-4090", "--world-size", "4"]),
 ];

@@ -163,6 +163,87 @@ fn a_recipe_launched_by_a_grpo_script_is_grpo() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Axolotl's GRPO (`fixtures/memory/axolotl_grpo.yaml`, written as its `docs/grpo.qmd` and
+/// `examples/` write it): `rl: grpo` with the
+/// GRPOConfig values under `trl:` (axolotl @ 067b021c `GRPOStrategy.set_training_args_kwargs`,
+/// `trl.beta` → `beta` in `core/builders/rl.py`), `micro_batch_size` the per-device batch of
+/// completions. Qwen2.5-1.5B (1,543,714,304 parameters, 28 layers, 2 KV heads of 128, vocabulary
+/// 151,936), a full fine-tune in bf16 (loaded in bf16: 2 B a parameter), flash attention.
+#[test]
+fn axolotl_grpo_is_priced_by_the_trl_its_version_pins() {
+    let dir = common::fresh_dir("axolotl-grpo");
+    std::fs::create_dir_all(dir.join(".git")).unwrap();
+    let config = std::fs::read_to_string(common::repo().join("fixtures/memory/axolotl_grpo.yaml")).unwrap();
+    std::fs::write(dir.join("grpo.yaml"), &config).unwrap();
+    let estimate_with = |requirements: Option<&str>| {
+        match requirements {
+            Some(text) => std::fs::write(dir.join("requirements.txt"), text).unwrap(),
+            None => {
+                let _ = std::fs::remove_file(dir.join("requirements.txt"));
+            }
+        }
+        let output = common::trainlint_in(&dir, &["estimate", "--output-format", "json", "grpo.yaml", "--gpu", "a100-80gb"]);
+        let value: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap_or_else(|e| panic!("{e}: {}", common::stderr(&output)));
+        value["estimates"][0].clone()
+    };
+    let grpo_note = |estimate: &serde_json::Value| {
+        estimate["notes"].as_array().unwrap().iter().filter_map(|n| n.as_str()).find(|n| n.contains("GRPO priced as")).unwrap_or_default().to_owned()
+    };
+    let row = |estimate: &serde_json::Value, name: &str| {
+        let moments = [&estimate["components"], &estimate["off_peak"]["components"]];
+        moments
+            .iter()
+            .filter_map(|m| m.as_array())
+            .flatten()
+            .find(|c| c["name"].as_str().is_some_and(|n| n.starts_with(name)))
+            .map(|c| c["bytes"].as_f64().unwrap())
+    };
+
+    // No Axolotl version stated: Axolotl's GRPO has pinned TRL 0.15 or later since v0.7.0, so the
+    // releases are 0.15 to 0.19+ (never 0.14), priced as the newest.
+    let newest = estimate_with(None);
+    let note = grpo_note(&newest);
+    assert!(note.starts_with("the TRL release is one of TRL 0.15 to 0.19 and later (Axolotl's GRPO pins TRL 0.15 or later"), "{note}");
+    assert!(note.contains("GRPO priced as TRL 0.19 and later"), "{note}");
+    // `trl.beta` 0.001: the reference model, 1,543,714,304 × 2 B.
+    assert_eq!(row(&newest, "reference model"), Some(3_087_428_608.0));
+    // The logits: micro batch 2 × (1,024 completion tokens + 1) × 151,936 × (2 + 2) B.
+    assert_eq!(row(&newest, "logits"), Some(1_245_875_200.0));
+    // One generation per accumulation window (0.18+: `steps_per_generation` defaults to the
+    // accumulation, which Axolotl does not pass): 2 × 64 = 128 completions × 2,048 tokens
+    // (`sequence_len`) × 28 layers × 2 × 2 KV heads × 128 × 2 B (28,672 B a token), 7 GiB: the
+    // peak, 19.48 GiB (weights, states and reference 11.50 GiB + 1000 MiB of context + 7 GiB),
+    // above the loss's backward, 16.84 GiB (the same 11.50 GiB and context, the accumulated
+    // gradients 2.88 GiB, 2 × 28 × 2,048 × 1,536 × 2 B = 336 MiB of checkpointed inputs, the logits).
+    assert_eq!(row(&newest, "GRPO generation: KV cache"), Some(7_516_192_768.0));
+    assert_eq!(newest["peak_phase"], "generation", "{newest:#}");
+    // No ZeRO-3: nothing gathered.
+    assert_eq!(row(&newest, "GRPO generation: policy gathered"), None);
+
+    // Axolotl 0.7.0 pins `trl==0.15.0`: one generation per micro batch (2 × 2,048 × 28,672 B,
+    // 112 MiB), so the peak is the loss's backward, with the reference model (always in 0.15).
+    let v07 = estimate_with(Some("axolotl==0.7.0\n"));
+    let note = grpo_note(&v07);
+    assert!(note.starts_with("GRPO priced as TRL 0.15 "), "{note}");
+    assert!(note.contains("requirements.txt"), "{note}");
+    assert_eq!(v07["peak_phase"], "backward", "{v07:#}");
+    assert_eq!(row(&v07, "reference model"), Some(3_087_428_608.0));
+    assert!(v07["total_bytes"].as_f64() < newest["total_bytes"].as_f64(), "{v07:#}");
+    // Axolotl 0.9.x pins `trl==0.17.0`: the accumulation window again, 128 completions.
+    let v09 = estimate_with(Some("axolotl>=0.9,<0.10\n"));
+    assert!(grpo_note(&v09).starts_with("GRPO priced as TRL 0.17 "), "{}", grpo_note(&v09));
+    assert_eq!(row(&v09, "GRPO generation: KV cache"), Some(7_516_192_768.0));
+
+    // `trl.use_vllm: true`: vLLM generates, no KV cache counted here; without `trl.beta`, TRL
+    // 0.19+'s `beta` 0.0 loads no reference model.
+    std::fs::write(dir.join("grpo.yaml"), config.replace("  beta: 0.001\n", "").replace("use_vllm: false", "use_vllm: true")).unwrap();
+    let vllm = estimate_with(None);
+    assert_eq!(row(&vllm, "GRPO generation: KV cache"), None, "{vllm:#}");
+    assert_eq!(row(&vllm, "reference model"), None, "{vllm:#}");
+    assert!(vllm["notes"].to_string().contains("generated by vLLM"), "{vllm:#}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn zero2_through_the_command_line() {
     let path = temp_config(

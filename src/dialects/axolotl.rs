@@ -44,6 +44,9 @@ impl Framework for Axolotl {
     /// inputs so each step uses constant sized buffers"; `sample_packing` packs to `sequence_len`
     /// and turns it on).
     fn sequence_cap(&self, root: &Node) -> Option<String> {
+        if runs_grpo(root) {
+            return Some("GRPO's prompts are padded to the longest in the batch and its completions end at their end-of-sequence token (`trl.max_completion_length` caps them, `sequence_len` is taken as the bound on prompt + completion)".to_owned());
+        }
         let full = super::truthy(root, "sample_packing") || super::truthy(root, "pad_to_sequence_len");
         (root.get("sequence_len").is_some() && !full)
             .then(|| "`sequence_len` truncates longer samples and each batch is padded to its longest (no `sample_packing`, no `pad_to_sequence_len`)".to_owned())
@@ -65,7 +68,7 @@ impl Framework for Axolotl {
     fn doc(&self) -> Doc {
         Doc {
             evidence: "`base_model` with Axolotl keys",
-            roles: "`base_model`, `adapter`, `micro_batch_size`, `gradient_accumulation_steps`, `batch_size`, `sequence_len`; `bf16`, `flash_attention`, `load_in_4bit`, `gradient_checkpointing`, `torch_compile`, `accelerator_config…sync_each_batch`; read as PyYAML reads it (`500_000` is an integer)",
+            roles: "`base_model`, `adapter`, `micro_batch_size`, `gradient_accumulation_steps`, `batch_size`, `sequence_len`; `rl: grpo`/`gdpo` with `trl.num_generations`, `trl.max_completion_length`, `trl.beta`, `trl.use_vllm` (TRL's GRPO); `bf16`, `flash_attention`, `load_in_4bit`, `gradient_checkpointing`, `torch_compile`, `accelerator_config…sync_each_batch`; read as PyYAML reads it (`500_000` is an integer)",
             semantics: "`batch_size` is micro × accumulation per process (Axolotl multiplies by the world itself)",
         }
     }
@@ -99,9 +102,11 @@ impl Framework for Axolotl {
         {
             out.push(Role::BaseWeights, "int4-double-quant".into(), "load_in_4bit");
         }
+        // `rl: grpo`/`gdpo`: TRL's GRPOTrainer, its GRPOConfig built from the `trl:` section (`grpo`).
+        let grpo = grpo(root, &mut out);
         // `rl` (a DPO-family value with `precompute_ref_log_probs: true`: the reference
         // log-probabilities are computed before training, no reference model is held then).
-        if let Some(rl) = root.get("rl").filter(|n| n.as_str().is_some()) {
+        if let Some(rl) = root.get("rl").filter(|n| n.as_str().is_some() && !grpo) {
             let dpo = rl.as_str().and_then(|s| s.parse::<crate::schema::typed::Preference>().ok()) == Some(crate::schema::typed::Preference::Dpo);
             if dpo && super::truthy(root, "precompute_ref_log_probs") {
                 out.push(Role::Preference, "paired".into(), "precompute_ref_log_probs");
@@ -145,6 +150,19 @@ impl Framework for Axolotl {
     /// multiplies by the world itself (FACTS.md §6, `normalize_config`).
     fn batch(&self) -> BatchSemantics {
         BatchSemantics { global_batch_per_process: true, ..BatchSemantics::default() }
+    }
+
+    /// `axolotl` on PyPI.
+    fn distributions(&self) -> &'static [&'static str] {
+        &["axolotl"]
+    }
+
+    /// The TRL each Axolotl release pins (`requirements.txt`, `pyproject.toml` at its tag), from
+    /// v0.7.0, whose GRPO (#2307, ffae8d6a) came with `trl==0.15.0`: 0.8.0 `trl==0.16.0`, 0.9.0
+    /// `0.17.0`, 0.10.0 `0.18.1`, 0.11.0 `0.18.2`, 0.12.0 `0.21.0`, then 0.23–0.29 and 1.x (1.8.0 at
+    /// 067b021c, version 0.18.0).
+    fn grpo_trl_pins(&self) -> &'static [(&'static [u64], u64)] {
+        &[(&[0, 7], 15), (&[0, 8], 16), (&[0, 9], 17), (&[0, 10], 18), (&[0, 12], 19)]
     }
 
     fn known_keys(&self, _root: &Node) -> Option<KnownKeys> {
@@ -246,5 +264,100 @@ fn cce_plugin(root: &Node) -> bool {
     match root.get("plugins").map(|n| &n.value) {
         Some(crate::load::Value::Seq(items)) => items.iter().any(listed),
         _ => false,
+    }
+}
+
+/// Whether `rl` runs TRL's GRPOTrainer: `grpo` and `gdpo` (axolotl `utils/schemas/enums.py`
+/// `RLType`; `core/builders/rl.py` @ 067b021c builds both with `GRPOStrategy`, GDPO only setting
+/// `multi_objective_aggregation`). `ebft` is not: its trainer adds a frozen feature network (a
+/// deep copy of the policy unless PEFT, `core/trainers/ebft/trainer.py`) or, strided, its own
+/// generation, which the memory model does not price.
+fn runs_grpo(root: &Node) -> bool {
+    root.get("rl").and_then(Node::as_str).is_some_and(|rl| rl.eq_ignore_ascii_case("grpo") || rl.eq_ignore_ascii_case("gdpo"))
+}
+
+/// Axolotl's GRPO: the roles the HF dialect reads from a GRPOConfig (`hf_trainer::grpo`), read
+/// where Axolotl takes them (axolotl @ 067b021c, `core/builders/rl.py` `_build_training_arguments`
+/// and `core/trainers/grpo/__init__.py` `GRPOStrategy.set_training_args_kwargs`):
+/// `trl.num_generations` → `num_generations` (passed only when set: GRPOConfig's default, 8 in
+/// every release 0.14–1.8); `trl.generation_batch_size` → `generation_batch_size`;
+/// `trl.max_completion_length` → `max_completion_length` (always passed: `None` when unset, which
+/// leaves the length to `generate`'s own limit; priced at GRPOConfig's default, 256);
+/// `trl.beta`, else `rl_beta` → `beta` (`_build_training_arguments`); `trl.use_vllm` →
+/// `use_vllm`; `trl.use_liger_loss` → the Liger GRPO loss (`use_liger_kernel` at TRL 1.8,
+/// `use_liger_loss` before). `micro_batch_size` is `per_device_train_batch_size`
+/// (`core/builders/base.py` `_set_base_training_args`) and `gradient_accumulation_steps` the
+/// accumulation, both bound already. Axolotl passes neither `steps_per_generation` nor
+/// `ds3_gather_for_generation` (GRPOConfig's defaults: the accumulation, True), and neither
+/// `sequence_len` nor `max_prompt_len` reaches GRPOConfig (`max_length` and `max_prompt_length`
+/// are in `GRPOStrategy.get_blocklist_args_kwargs`) or trims a GRPO prompt (`utils/data/rl.py`:
+/// GRPO samples are kept whole): `sequence_len`, bound, is still the config's own bound on a
+/// sample and prices prompt + completion; without it, 512 + the completion, as the HF dialect.
+/// Whether the run is GRPO's is returned.
+fn grpo(root: &Node, out: &mut DerivedRoles) -> bool {
+    if !runs_grpo(root) {
+        return false;
+    }
+    let count = |key: &str| root.get_dotted(key).filter(|n| n.to_json().is_u64());
+    match count("trl.num_generations") {
+        Some(node) => out.push(Role::Generations, node.to_json(), "trl.num_generations"),
+        None => out.push_default(Role::Generations, 8.into(), "trl.num_generations", "rl"),
+    }
+    if let Some(node) = count("trl.generation_batch_size") {
+        out.push(Role::GenerationBatch, node.to_json(), "trl.generation_batch_size");
+    }
+    let completion = count("trl.max_completion_length").and_then(|n| n.to_json().as_u64());
+    match completion {
+        Some(tokens) => out.push(Role::CompletionLength, tokens.into(), "trl.max_completion_length"),
+        None => out.push_default(Role::CompletionLength, 256.into(), "trl.max_completion_length", "rl"),
+    }
+    let at = if completion.is_some() { "trl.max_completion_length" } else { "rl" };
+    out.push_default(Role::SequenceLength, (512 + completion.unwrap_or(256)).into(), "512 + trl.max_completion_length", at);
+    if let Some((key, beta)) = ["trl.beta", "rl_beta"].into_iter().find_map(|k| root.get_dotted(k).filter(|n| n.to_json().is_number()).map(|n| (k, n))) {
+        out.push(Role::KlCoefficient, beta.to_json(), key);
+    }
+    if root.get_dotted("trl.use_vllm").is_some() {
+        out.push(Role::VllmGeneration, super::truthy(root, "trl.use_vllm").into(), "trl.use_vllm");
+    }
+    if super::truthy(root, "trl.use_liger_loss") {
+        out.push(Role::Logits, "fused".into(), "trl.use_liger_loss");
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dialects::Framework;
+
+    fn derived(text: &str) -> Vec<(Role, serde_json::Value, String)> {
+        let root = crate::load::yaml::parse(text).expect("valid YAML").root;
+        Axolotl.derived(&root).into_iter().map(|d| (d.role, d.value, d.path)).collect()
+    }
+
+    fn role(all: &[(Role, serde_json::Value, String)], role: Role) -> Option<(serde_json::Value, String)> {
+        all.iter().find(|(r, _, _)| *r == role).map(|(_, v, p)| (v.clone(), p.clone()))
+    }
+
+    #[test]
+    fn grpo_and_gdpo_read_the_trl_section() {
+        // examples/llama-3/qlora-1b-gdpo.yaml's `trl:` section, abridged.
+        let gdpo = derived("rl: gdpo\ntrl:\n  beta: 0.001\n  max_completion_length: 128\n  num_generations: 2\n  use_vllm: false\n");
+        assert_eq!(role(&gdpo, Role::Generations), Some((2.into(), "trl.num_generations".into())));
+        assert_eq!(role(&gdpo, Role::CompletionLength), Some((128.into(), "trl.max_completion_length".into())));
+        assert_eq!(role(&gdpo, Role::KlCoefficient), Some((serde_json::json!(0.001), "trl.beta".into())));
+        assert_eq!(role(&gdpo, Role::VllmGeneration), Some((false.into(), "trl.use_vllm".into())));
+        // GRPO is no preference pair.
+        assert_eq!(role(&gdpo, Role::Preference), None);
+        // Unset: GRPOConfig's 8 generations and (priced) 256 completion tokens; `rl_beta` is `beta`.
+        let bare = derived("rl: grpo\nrl_beta: 0.04\ntrl:\n  use_liger_loss: true\n");
+        assert_eq!(role(&bare, Role::Generations).map(|r| r.0), Some(8.into()));
+        assert_eq!(role(&bare, Role::CompletionLength).map(|r| r.0), Some(256.into()));
+        assert_eq!(role(&bare, Role::SequenceLength).map(|r| r.0), Some(768.into()));
+        assert_eq!(role(&bare, Role::KlCoefficient), Some((serde_json::json!(0.04), "rl_beta".into())));
+        assert_eq!(role(&bare, Role::Logits), Some(("fused".into(), "trl.use_liger_loss".into())));
+        // EBFT's trainer adds its feature network: not priced as GRPO; DPO keeps its preference.
+        assert_eq!(role(&derived("rl: ebft\ntrl:\n  num_generations: 4\n"), Role::Generations), None);
+        assert_eq!(role(&derived("rl: dpo\n"), Role::Preference).map(|r| r.0), Some("dpo".into()));
     }
 }

@@ -226,6 +226,16 @@ pub trait Framework: Sync {
         &[]
     }
 
+    /// For a framework that builds TRL's GRPOConfig itself from its own keys (Axolotl's `trl:`
+    /// section): its versions, oldest first from the first that runs GRPO, with the TRL minor
+    /// release (0.x; 19 for 0.19 and later) each pins. The project's version of the framework
+    /// then says which GRPO releases are possible (`estimate::grpo::candidates`), and no release
+    /// older than the first pin's is; the HF dialect's GRPOConfig keys raise none (the framework's
+    /// schema, not TRL's parser, reads them). Empty: TRL's own configs.
+    fn grpo_trl_pins(&self) -> &'static [(&'static [u64], u64)] {
+        &[]
+    }
+
     /// A setting the config states that changes the peak memory in a way the
     /// memory model does not read yet (a referenced DeepSpeed or FSDP config, a
     /// memory-saving optimizer): its key path and why. The run is then "not

@@ -145,7 +145,28 @@ pub(crate) fn candidates(resolved: &ResolvedConfig, settings: &Settings) -> (Vec
     }
     sources.dedup();
     let mut why: Vec<String> = sources;
-    if let Some((minor, key)) = crate::dialects::hf_trainer::grpo_release_floor(&resolved.tree) {
+    let dialect = resolved.detection.dialect;
+    let pins = dialect.grpo_trl_pins();
+    if !pins.is_empty() {
+        // A framework that builds GRPOConfig itself runs the TRL its own version pins.
+        let (pinned, declared) = pinned_minors(settings, dialect, path, pins);
+        let kept: Vec<Release> = out.iter().copied().filter(|r| pinned.contains(&r.minor())).collect();
+        if !kept.is_empty() && kept.len() < out.len() {
+            out = kept;
+            let first = pins[0].0.iter().map(u64::to_string).collect::<Vec<_>>().join(".");
+            why.push(match declared {
+                Some(declared) => {
+                    format!("{declared}, whose {} pins TRL 0.{}", dialect.title(), pinned.iter().map(u64::to_string).collect::<Vec<_>>().join(" or 0."))
+                }
+                None => format!(
+                    "{}'s GRPO pins TRL 0.{} or later since its v{first}; no file states the project's {} version",
+                    dialect.title(),
+                    pins[0].1,
+                    dialect.title()
+                ),
+            });
+        }
+    } else if let Some((minor, key)) = crate::dialects::hf_trainer::grpo_release_floor(&resolved.tree) {
         let kept: Vec<Release> = out.iter().copied().filter(|r| r.minor() >= minor).collect();
         if !kept.is_empty() && kept.len() < out.len() {
             out = kept;
@@ -158,6 +179,41 @@ pub(crate) fn candidates(resolved: &ResolvedConfig, settings: &Settings) -> (Vec
         out.push(Release::V0_19);
     }
     (out, why)
+}
+
+/// The TRL minor releases (0.x, 19 for 0.19 and later) a framework that pins TRL may run, from
+/// its `pins` (`Framework::grpo_trl_pins`) and the project's version of it, with the declarations
+/// that narrowed them (`None`: no file states its version, every pin remains).
+fn pinned_minors(settings: &Settings, dialect: crate::dialects::Dialect, path: &std::path::Path, pins: &[(&[u64], u64)]) -> (Vec<u64>, Option<String>) {
+    let at_least = |version: &[u64]| versions::at_least(settings, dialect, path, &Version::new(version));
+    let mut minors = Vec::new();
+    let mut sources = Vec::new();
+    for (i, (version, minor)) in pins.iter().enumerate() {
+        // This pin is possible unless the version is declared below it or at/above the next pin.
+        let below = match at_least(version) {
+            Ok((false, declared)) => {
+                sources.push(declared.source);
+                true
+            }
+            _ => false,
+        };
+        let above = match pins.get(i + 1).map(|(next, _)| at_least(next)) {
+            Some(Ok((true, declared))) => {
+                sources.push(declared.source);
+                true
+            }
+            _ => false,
+        };
+        if !below && !above && !minors.contains(minor) {
+            minors.push(*minor);
+        }
+    }
+    sources.dedup();
+    if minors.is_empty() {
+        // A version older than the framework's GRPO: the newest pin.
+        minors.extend(pins.last().map(|(_, minor)| *minor));
+    }
+    (minors, (!sources.is_empty()).then(|| sources.join(" and ")))
 }
 
 /// The run's GRPO under `release`; `None` for a run that is not GRPO's.
