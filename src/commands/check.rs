@@ -746,11 +746,11 @@ fn check_group(files: Vec<discover::SourcePath>, settings: &Settings, revision: 
         diagnostics: if settings.shed_folded_infos { shed_folded_infos(report.diagnostics) } else { report.diagnostics },
     })?;
     // Sized once: growing by doubling would hold up to twice the findings at the end.
-    let mut diagnostics: Vec<Diagnostic> = Vec::with_capacity(reports.iter().map(|r| r.diagnostics.len()).sum());
+    let mut diagnostics: Vec<Diagnostic> = Vec::with_capacity(reports.iter().flatten().map(|r| r.diagnostics.len()).sum());
     let mut sources = Vec::new();
     let mut configs: Vec<ResolvedConfig> = Vec::new();
-    let mut entries = Vec::with_capacity(reports.len());
-    for report in reports {
+    let mut entries = Vec::with_capacity(reports.iter().map(Vec::len).sum());
+    for report in reports.into_iter().flatten() {
         entries.push(report.entry);
         diagnostics.extend(report.diagnostics);
         sources.extend(report.suppressions_in);
@@ -825,8 +825,9 @@ fn touches_curriculum(files: &[discover::SourcePath], settings: &Settings) -> bo
 
 /// Lints files on all cores, keeping the input order; `keep` picks, on the
 /// worker thread, what of each report outlives it. Each worker owns its share
-/// of `files` and drops each path once linted.
-fn check_files<T: Send>(files: Vec<discover::SourcePath>, settings: &Settings, keep: impl Fn(FileReport) -> T + Sync) -> Result<Vec<T>, FatalError> {
+/// of `files` and drops each path once linted; the workers' lists are returned
+/// as they are, in order (flattening them would hold every kept file twice).
+fn check_files<T: Send>(files: Vec<discover::SourcePath>, settings: &Settings, keep: impl Fn(FileReport) -> T + Sync) -> Result<Vec<Vec<T>>, FatalError> {
     let total = files.len();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(total.max(1));
     let chunk = total.div_ceil(threads).max(1);
@@ -843,12 +844,8 @@ fn check_files<T: Send>(files: Vec<discover::SourcePath>, settings: &Settings, k
     std::thread::scope(|scope| {
         let handles: Vec<_> = parts
             .into_iter()
-            .map(|part| scope.spawn(move || part.into_iter().map(|f| linter::lint_file(&f, settings).map(keep)).collect::<Vec<_>>()))
+            .map(|part| scope.spawn(move || part.into_iter().map(|f| linter::lint_file(&f, settings).map(keep)).collect::<Result<Vec<T>, FatalError>>()))
             .collect();
-        let mut kept = Vec::with_capacity(total);
-        for handle in handles {
-            kept.extend(handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-        }
-        kept.into_iter().collect()
+        handles.into_iter().map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     })
 }
