@@ -331,10 +331,11 @@ fn left_unread(files: &[FileEntry]) -> Option<String> {
     let first = unread.first()?;
     let checked = files.iter().filter(|f| !matches!(f.status, FileStatus::Skipped(_))).count();
     Some(format!(
-        "error: {} file{} left unread (`{}` the first by name): the run had read its budget of 256 MiB of config text; the report above covers the {checked} checked; check the rest in another run (name their folders), or fewer files at a time",
+        "error: {} file{} left unread (`{}` the first by name): the run had read its budget of {} MiB of config text; the report above covers the {checked} checked; check the rest in another run (name their folders), or fewer files at a time",
         unread.len(),
         plural(unread.len()),
         render::escape_controls(&first.display),
+        crate::load::MAX_RUN_BYTES / (1024 * 1024),
     ))
 }
 

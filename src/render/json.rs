@@ -115,16 +115,18 @@ pub(crate) struct Report {
 
 /// `check --output-format json` (and `show` on a config that cannot be resolved).
 pub fn render(diagnostics: &[Diagnostic], summary: &Summary) -> String {
-    to_text(&CheckOutput::Report(Report { version: Version, diagnostics: diagnostics.iter().map(DiagnosticOutput::new).collect(), summary: summary.clone() }))
+    to_text(&CheckOutput::Report(Report::new(diagnostics, summary)))
 }
 
 /// `show` of a config that does not resolve: its findings (`ShowOutput::Unresolved`).
 pub(crate) fn render_unresolved_show(diagnostics: &[Diagnostic], summary: &Summary) -> String {
-    to_text(&ShowOutput::Unresolved(Report {
-        version: Version,
-        diagnostics: diagnostics.iter().map(DiagnosticOutput::new).collect(),
-        summary: summary.clone(),
-    }))
+    to_text(&ShowOutput::Unresolved(Report::new(diagnostics, summary)))
+}
+
+impl Report {
+    fn new(diagnostics: &[Diagnostic], summary: &Summary) -> Self {
+        Report { version: Version, diagnostics: diagnostics.iter().map(DiagnosticOutput::new).collect(), summary: summary.clone() }
+    }
 }
 
 /// One finding.
