@@ -413,15 +413,27 @@ pub(crate) fn project_roots(manifest: Option<&Path>, paths: &[PathBuf]) -> Vec<P
         let dir = manifest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         roots.extend(std::fs::canonicalize(dir).ok());
     }
+    // Each folder is resolved once, and each folder above it looked at once for `.git`:
+    // pre-commit names hundreds of files in a few folders.
+    let mut by_folder: HashMap<&Path, Option<PathBuf>> = HashMap::new();
+    let mut has_git: HashMap<PathBuf, bool> = HashMap::new();
+    let mut folders = HashMap::new();
     for path in paths {
         // A file's folder, not its link's target: a checked link to a file outside is refused as any other.
         let dir = if path.is_dir() { path.as_path() } else { path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")) };
-        let Ok(dir) = std::fs::canonicalize(dir) else { continue };
-        // Without a manifest, a checked file's project is its git work tree, when
-        // it has one: pre-commit passes single files, whose Hydra primary sits
-        // in a folder above them.
-        let repository = if manifest.is_none() { dir.ancestors().find(|d| d.join(".git").exists()).map(Path::to_path_buf) } else { None };
-        roots.push(repository.unwrap_or(dir));
+        let root = by_folder.entry(dir).or_insert_with(|| {
+            let dir = crate::load::loader::canonical_folder_cached(dir, &mut folders)?;
+            // Without a manifest, a checked file's project is its git work tree, when
+            // it has one: pre-commit passes single files, whose Hydra primary sits
+            // in a folder above them.
+            let repository = if manifest.is_none() {
+                dir.ancestors().find(|d| *has_git.entry(d.to_path_buf()).or_insert_with(|| d.join(".git").exists())).map(Path::to_path_buf)
+            } else {
+                None
+            };
+            Some(repository.unwrap_or(dir))
+        });
+        roots.extend(root.clone());
     }
     roots
 }

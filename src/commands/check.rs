@@ -412,11 +412,12 @@ fn overlay_key(path: &Path) -> PathBuf {
 /// the folder it governs: a manifest edit can break every config under it.
 /// Files already under such a folder are not named twice.
 fn manifests_as_folders(paths: &[PathBuf]) -> Vec<PathBuf> {
+    // The name first: a `stat` per named file only for the two names that can be manifests.
     let is_manifest = |path: &Path| {
-        path.is_file()
-            && path.file_name().is_some_and(|name| {
-                name == "trainlint.toml" || name == "pyproject.toml" && std::fs::read_to_string(path).is_ok_and(|text| text.contains("[tool.trainlint"))
-            })
+        path.file_name().is_some_and(|name| {
+            name == "trainlint.toml" && path.is_file()
+                || name == "pyproject.toml" && path.is_file() && std::fs::read_to_string(path).is_ok_and(|text| text.contains("[tool.trainlint"))
+        })
     };
     let folders: Vec<PathBuf> = paths
         .iter()
@@ -425,7 +426,7 @@ fn manifests_as_folders(paths: &[PathBuf]) -> Vec<PathBuf> {
         .collect();
     // A `pyproject.toml` without `[tool.trainlint]` is neither a manifest nor a config (pre-commit passes every one).
     let paths: Vec<PathBuf> =
-        paths.iter().filter(|p| is_manifest(p) || !(p.is_file() && p.file_name().is_some_and(|n| n == "pyproject.toml"))).cloned().collect();
+        paths.iter().filter(|p| is_manifest(p) || !(p.file_name().is_some_and(|n| n == "pyproject.toml") && p.is_file())).cloned().collect();
     if folders.is_empty() {
         return paths;
     }
@@ -825,28 +826,62 @@ fn touches_curriculum(files: &[discover::SourcePath], settings: &Settings) -> bo
 }
 
 /// Lints files on all cores, keeping the input order; `keep` picks, on the
-/// worker thread, what of each report outlives it. Each worker owns its share
-/// of `files` and drops each path once linted; the workers' lists are returned
-/// as they are, in order (flattening them would hold every kept file twice).
+/// worker thread, what of each report outlives it. The files are cut into
+/// small batches that the workers take one at a time, so a worker that drew
+/// cheap files takes more of them (fixed halves left one core idle for a
+/// quarter of a corpus run). Each worker owns the batch it took and drops each
+/// path once linted; the batches' lists are returned as they are, in input
+/// order (flattening them would hold every kept file twice).
 fn check_files<T: Send>(files: Vec<discover::SourcePath>, settings: &Settings, keep: impl Fn(FileReport) -> T + Sync) -> Result<Vec<Vec<T>>, FatalError> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
     let total = files.len();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(total.max(1));
-    let chunk = total.div_ceil(threads).max(1);
-    let mut parts: Vec<Vec<discover::SourcePath>> = Vec::with_capacity(threads);
+    // Small enough to even out the last batches, large enough that taking one costs nothing.
+    let batch = total.div_ceil(threads * 4).clamp(1, 256);
+    let mut batches: Vec<Mutex<Vec<discover::SourcePath>>> = Vec::with_capacity(total.div_ceil(batch));
     let mut files = files.into_iter();
     loop {
-        let part: Vec<_> = files.by_ref().take(chunk).collect();
+        let part: Vec<_> = files.by_ref().take(batch).collect();
         if part.is_empty() {
             break;
         }
-        parts.push(part);
+        batches.push(Mutex::new(part));
     }
-    let keep = &keep;
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = parts
-            .into_iter()
-            .map(|part| scope.spawn(move || part.into_iter().map(|f| linter::lint_file(&f, settings).map(keep)).collect::<Result<Vec<T>, FatalError>>()))
+    let next = AtomicUsize::new(0);
+    let failed = std::sync::atomic::AtomicBool::new(false);
+    let (keep, batches, next, failed) = (&keep, &batches, &next, &failed);
+    // Per worker: the batches it linted, each with its place in the input.
+    type Linted<T> = Result<Vec<(usize, Vec<T>)>, FatalError>;
+    let done: Vec<Linted<T>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(move || {
+                    let mut out = Vec::new();
+                    loop {
+                        let at = next.fetch_add(1, Ordering::Relaxed);
+                        if at >= batches.len() || failed.load(Ordering::Relaxed) {
+                            return Ok(out);
+                        }
+                        let part = std::mem::take(&mut *batches[at].lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+                        let linted = part.into_iter().map(|f| linter::lint_file(&f, settings).map(keep)).collect::<Result<Vec<T>, FatalError>>();
+                        match linted {
+                            Ok(linted) => out.push((at, linted)),
+                            Err(error) => {
+                                failed.store(true, Ordering::Relaxed);
+                                return Err(error);
+                            }
+                        }
+                    }
+                })
+            })
             .collect();
         handles.into_iter().map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
-    })
+    });
+    let mut linted: Vec<(usize, Vec<T>)> = Vec::with_capacity(batches.len());
+    for worker in done {
+        linted.extend(worker?);
+    }
+    linted.sort_unstable_by_key(|(at, _)| *at);
+    Ok(linted.into_iter().map(|(_, part)| part).collect())
 }

@@ -269,7 +269,6 @@ type Hit = (String, usize, Option<u64>, String, Vec<(String, String)>, Option<Pa
 pub fn linked(settings: &Settings, config: &Path) -> Option<Linked> {
     let loader = &settings.loader;
     let this = loader.canonical(config)?;
-    let roots: Vec<PathBuf> = loader.roots().to_vec();
     let mut found: Vec<Hit> = Vec::new();
     let mut with_flags: Option<(PathBuf, String, usize)> = None;
     // The config's folder and up to `LEVELS_UP` above it, then the project root it lies in: a
@@ -277,7 +276,7 @@ pub fn linked(settings: &Settings, config: &Path) -> Option<Linked> {
     // `recipes/qwen/Qwen2.5-1.5B-Instruct/grpo/config.yaml`, four folders down).
     // The project root is the outermost root holding the config: a checked file's own folder is a
     // root too (`settings::project_roots`), and the search goes on above it to the manifest's folder.
-    let top = roots.iter().filter(|r| this.starts_with(r)).min_by_key(|r| r.components().count()).cloned();
+    let top = loader.outermost_holding(&this).map(Path::to_path_buf);
     let mut folders: Vec<PathBuf> = Vec::new();
     let mut folder = this.parent().map(Path::to_path_buf);
     for _ in 0..=LEVELS_UP {
