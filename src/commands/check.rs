@@ -204,7 +204,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
     let collect = |overlay: &Overlay| {
         let mut merged = base.clone();
         merged.extend(overlay.iter().map(|(k, v)| (k.clone(), v.clone())));
-        collect_with(&paths, &overrides, args.baseline.as_deref(), args.force_exclude, forced, &Overlay::new(merged))
+        collect_discovered(&paths, &settings, &overrides, args.baseline.as_deref(), args.force_exclude, forced, &Overlay::new(merged))
     };
     let human = |diagnostics: &[Diagnostic], format: OutputFormat| -> String {
         if args.statistics {
@@ -533,9 +533,26 @@ pub(crate) fn collect_with(
     // A GPU probe (`--gpu auto`) is run at most once, here when the caller did not.
     let mut overrides = overrides.clone();
     // The manifest found from the first path decides what is walked (its excludes)...
-    let mut settings = super::with_gpu_probe(&mut overrides, |o| Settings::discover(paths, o))?;
+    let settings = super::with_gpu_probe(&mut overrides, |o| Settings::discover(paths, o))?;
+    collect_discovered(paths, &settings, &overrides, baseline, force_exclude, forced_manifest, overlay)
+}
+
+/// `collect_with` with the settings `Settings::discover` gave for `paths` and `overrides`
+/// (`check` discovers them once, for its notes and every fix pass; nothing a pass changes is
+/// read by discovery: fixes stay in the overlay until the end).
+fn collect_discovered(
+    paths: &[PathBuf],
+    discovered: &Settings,
+    overrides: &Overrides,
+    baseline: Option<&str>,
+    force_exclude: bool,
+    forced_manifest: bool,
+    overlay: &Overlay,
+) -> Result<(Vec<FileEntry>, Vec<Diagnostic>), FatalError> {
+    let mut overrides = overrides.clone();
+    let mut settings = discovered.clone();
     // One loader for the run: every group shares its memo (the Hydra lookups).
-    settings.loader = settings.loader.with_overlay(overlay.clone());
+    settings.loader = settings.loader.for_pass(overlay.clone());
     let excludes = Excludes::new(&settings.root, settings.exclude.as_deref(), &settings.extend_exclude)?;
     // A path with its text in the overlay and nothing on disk is stdin's (`check -`).
     let in_memory = paths.iter().filter(|p| !p.exists() && overlay.contains_key(&crate::load::loader::overlay_key(p))).cloned().collect();

@@ -283,6 +283,12 @@ impl Loader {
         Loader { overlay, memo: Arc::default(), ..self }
     }
 
+    /// A loader for one pass of a run over `overlay`: fresh memo and a fresh byte count (each
+    /// fix pass reads the tree anew, within the budget of one run).
+    pub(crate) fn for_pass(self, overlay: Overlay) -> Loader {
+        Loader { bytes_read: Arc::default(), ..self.with_overlay(overlay) }
+    }
+
     /// The training command whose flags a shell script's tree holds (the manifest's `[shell] command`).
     pub(crate) fn with_shell_command(self, command: Option<String>) -> Loader {
         Loader { shell_command: command, ..self }

@@ -397,6 +397,7 @@ fn header_launches(text: &str, config: &Path) -> Vec<(usize, Launch, Option<Path
         if written.extension().is_some_and(|e| e == "yaml" || e == "yml") { written.with_extension("") } else { written.to_path_buf() }
     };
     let names_this = |written: &Path| !written.as_os_str().is_empty() && stem.ends_with(written);
+    let file_stem = stem.file_name().and_then(|s| s.to_str());
     let mut out = Vec::new();
     let mut command = String::new();
     let mut first = 0;
@@ -415,7 +416,11 @@ fn header_launches(text: &str, config: &Path) -> Vec<(usize, Launch, Option<Path
             continue;
         }
         command.push_str(body.trim_start_matches("$ "));
-        for launch in launches(&command) {
+        // Only a command that names this config counts, and its name is written out unless the
+        // shell builds it (a variable, a substitution, quotes or escapes inside a word): most
+        // header comments are prose and licences, not worth reading as shell.
+        let may_name_this = file_stem.is_some_and(|s| command.contains(s)) || command.bytes().any(|b| matches!(b, b'$' | b'`' | b'\'' | b'"' | b'\\'));
+        for launch in if may_name_this { launches(&command) } else { Vec::new() } {
             let Some(written) = launch.configs.iter().map(|c| written_stem(c)).find(|w| names_this(w)) else { continue };
             let run_from = config.ancestors().nth(written.components().count()).map(Path::to_path_buf);
             out.push((first, launch, run_from));
