@@ -147,7 +147,7 @@ impl Worlds {
             return Worlds::Every;
         }
         if holds.len() <= LISTED_WORLDS {
-            return Worlds::Listed { worlds: holds.iter().copied().collect() };
+            return Worlds::Listed { worlds: holds.to_vec() };
         }
         // The divisors of their least common multiple, when that is what they are
         // (every divisor of the global batch was tried, so none is missing).
