@@ -91,7 +91,7 @@ impl Framework for Axolotl {
         // `fp16: false` (then fp32) (`normalize_config`, `src/axolotl/utils/config/__init__.py`).
         // Either way not "bf16 on a GPU without bf16" (issue 15 item 5).
         if bf16_auto(root) && !super::truthy(root, "pure_bf16") {
-            out.push(Role::Precision, "bf16-or-16-mixed".into(), "bf16");
+            push_bf16(root, &mut out, "bf16-or-16-mixed");
         }
         // QLoRA's base is loaded with `bnb_4bit_use_double_quant: True` unless `bnb_config_kwargs`
         // says otherwise (axolotl `loaders/model.py` `_set_quantization_config` @ 067b021c:
@@ -192,12 +192,13 @@ impl Framework for Axolotl {
         super::hf_trainer::sharding_unmodelled(root)
     }
 
-    /// `bf16: auto` is bf16 on a card that has it, else fp16 unless `fp16: false` (then fp32)
+    /// `bf16: auto` (written, or unwritten: Axolotl's default, `bf16_is_auto`) is bf16 on a card
+    /// that has it, else fp16 unless `fp16: false` (then fp32)
     /// (`normalize_config`, `src/axolotl/utils/config/__init__.py`:
     /// `cfg.bf16 = True` where `is_torch_bf16_gpu_available()`, else `cfg.bf16 = False` and
     /// `cfg.fp16 = True`): priced as `bf16: true` / `fp16: true` are.
     fn auto_precision(&self, root: &Node, bf16: bool) -> Option<&'static str> {
-        if !root.get("bf16").and_then(Node::as_str).is_some_and(|s| s.eq_ignore_ascii_case("auto")) {
+        if !bf16_is_auto(root) {
             return None;
         }
         let no_fp16 = root.get("fp16").is_some_and(|n| n.value == crate::load::Value::Bool(false));
@@ -217,12 +218,35 @@ impl Framework for Axolotl {
     }
 }
 
-/// `bf16: auto` that resolves to a 16-bit dtype: bf16 where the GPU has it, else fp16 unless
-/// `fp16: false` (then fp32, a precision trainlint cannot tell from the config alone)
-/// (`normalize_config`, `src/axolotl/utils/config/__init__.py`).
+/// Whether `bf16` is `auto`, written or by default: Axolotl's schema defaults an unwritten `bf16`
+/// to `"auto"` (axolotl-ai-cloud/axolotl@067b021c `src/axolotl/utils/schemas/config.py`:
+/// `bf16: Literal["auto"] | bool | None = Field(default="auto", …)`; since @601b77bc, 2024-03-26,
+/// "make sure to capture non-null defaults from config validation", #1415), and `resolve_dtype`
+/// (`src/axolotl/utils/config/__init__.py`) resolves it only when `fp16` is not set: `if not
+/// cfg.fp16 and cfg.bf16 == "auto"` (then `if cfg.fp16 and cfg.bf16 == "auto": cfg.bf16 = False`).
+/// A `bf16:` written empty is `None`, not the default: fp32 unless another key says otherwise.
+fn bf16_is_auto(root: &Node) -> bool {
+    match root.get("bf16") {
+        Some(node) => node.as_str().is_some_and(|s| s.eq_ignore_ascii_case("auto")),
+        None => !super::truthy(root, "fp16"),
+    }
+}
+
+/// `bf16: auto` (written or by default) that resolves to a 16-bit dtype: bf16 where the GPU has
+/// it, else fp16 unless `fp16: false` (then fp32, a precision trainlint cannot tell from the
+/// config alone) (`resolve_dtype`, `src/axolotl/utils/config/__init__.py`).
 fn bf16_auto(root: &Node) -> bool {
-    root.get("bf16").and_then(Node::as_str).is_some_and(|s| s.eq_ignore_ascii_case("auto"))
-        && !root.get("fp16").is_some_and(|n| n.value == crate::load::Value::Bool(false))
+    bf16_is_auto(root) && !root.get("fp16").is_some_and(|n| n.value == crate::load::Value::Bool(false))
+}
+
+/// The precision role from `bf16`: at the key where the config writes it, else as Axolotl's
+/// default, shown at `base_model` (`bf16_is_auto`).
+fn push_bf16(root: &Node, out: &mut DerivedRoles, value: &str) {
+    if root.get("bf16").is_some() {
+        out.push(Role::Precision, value.into(), "bf16");
+    } else {
+        out.push_default(Role::Precision, value.into(), "bf16", "base_model");
+    }
 }
 
 /// A full fine-tune with `bf16: true` (no adapter, no FSDP or DeepSpeed) trains a model loaded in
@@ -246,14 +270,18 @@ fn full_finetune_dtypes(root: &Node, out: &mut DerivedRoles) {
     if !bf16 || adapter || sharded || super::truthy(root, "pure_bf16") {
         return;
     }
-    out.push(Role::Precision, if auto { "bf16-or-16-true" } else { "bf16-true" }.into(), "bf16");
+    push_bf16(root, out, if auto { "bf16-or-16-true" } else { "bf16-true" });
     let attention = root.get("attn_implementation").and_then(Node::as_str);
     let one_dtype = super::truthy(root, "flash_attention")
         || super::truthy(root, "cut_cross_entropy")
         || root.get("cut_cross_entropy").is_none() && cce_plugin(root)
         || attention.is_some_and(|a| !matches!(a, "sdpa" | "eager"));
     if !one_dtype {
-        out.push(Role::Fp32Embeddings, true.into(), "bf16");
+        if root.get("bf16").is_some() {
+            out.push(Role::Fp32Embeddings, true.into(), "bf16");
+        } else {
+            out.push_default(Role::Fp32Embeddings, true.into(), "bf16", "base_model");
+        }
     }
 }
 

@@ -281,6 +281,14 @@ pub trait Framework: Sync {
         None
     }
 
+    /// Why a frozen reference model sharded with FSDP keeps its root unit (embeddings, output
+    /// head, final norm) gathered through the whole step, for the memory model: the framework
+    /// shards it with the root's `reshard_after_forward=False` and runs it only under
+    /// `torch.no_grad()`, so no backward ever reshards it. `None` where the framework does not.
+    fn fsdp_reference_root_gathered(&self) -> Option<&'static str> {
+        None
+    }
+
     /// Why the config describes no training run (an evaluation, generation, inference,
     /// merge or export config of the framework): its training memory is not estimated
     /// and the memory rules say nothing about it.

@@ -38,6 +38,20 @@ impl Framework for Torchtune {
         "torchtune"
     }
 
+    /// pytorch/torchtune@bd2a0fc7 `recipes/full_dpo_distributed.py` `_setup_reference_model`
+    /// shards the reference model with `training.shard_model`, whose last call is
+    /// `fully_shard(model, reshard_after_forward=False)` for the root
+    /// (`torchtune/training/_distributed.py`), and the recipe runs it only under
+    /// `torch.no_grad()` (`concatenated_forward(self._ref_model, ...)`). In FSDP2 a root with
+    /// `reshard_after_forward=False` stays gathered after its forward (pytorch/pytorch@002a76fb
+    /// `torch/distributed/fsdp/_fully_shard/_fsdp_param_group.py` `reshard`: returns in
+    /// `FORWARD` when not `_reshard_after_forward`); only the post-backward final callback
+    /// reshards it, and under `no_grad` none is registered (pytorch/pytorch@01c9f4fc
+    /// `_fsdp_state.py` `_register_pre_backward_hook`: `if not torch.is_grad_enabled(): return`).
+    fn fsdp_reference_root_gathered(&self) -> Option<&'static str> {
+        Some("torchtune's `shard_model` keeps the root unsharded after forward, and the reference runs under no_grad (no backward reshards it)")
+    }
+
     /// `tune run … loss=X` on a node with a `_component_` sets that component and keeps the
     /// node's other fields (torchtune `config/_utils.py` `_merge_yaml_and_cli_args`: "If a cli
     /// arg overrides a yaml arg with a _component_ field, the cli arg can be specified with the

@@ -18,7 +18,8 @@ impl MemoryComponent for ReferenceModel {
 
     fn source(&self) -> &'static str {
         "TRL `DPOTrainer`/`KTOTrainer` (`create_reference_model` copies the policy unless a PEFT adapter can be disabled or \
-         `precompute_ref_log_probs` is set), torchtune `full_dpo_distributed.py` (`_ref_model`, sharded like the policy), \
+         `precompute_ref_log_probs` is set), torchtune `full_dpo_distributed.py` (`_ref_model`, sharded like the policy; its FSDP root stays gathered: \
+         `Framework::fsdp_reference_root_gathered`), \
          LLaMA-Factory `create_ref_model`; TRL `GRPOTrainer.__init__` (v0.14.0: `from_pretrained(model_id)` under ZeRO-3, \
          prepared by `prepare_deepspeed`, else `create_reference_model`, unless PEFT; v0.16.0 on: none when `beta == 0.0`, \
          `estimate::grpo`); the copy is loaded in the compute dtype"
@@ -49,6 +50,19 @@ impl MemoryComponent for ReferenceModel {
         } else {
             format!("parameters × {bytes} B ({dtype}, frozen)")
         };
-        Ok(vec![Term::fixed("reference model", parameters * bytes / divisor, text)])
+        let mut out = vec![Term::fixed("reference model", parameters * bytes / divisor, text)];
+        // Its FSDP root unit (embeddings, output head) gathered for the whole step, besides the
+        // shards, where the framework never reshards it (`Framework::fsdp_reference_root_gathered`
+        // cites the recipe and FSDP2). Split over tensor parallelism as the policy's is.
+        let gathered_root = run.resolved.detection.dialect.fsdp_reference_root_gathered();
+        if let (Some(entry), Some(_), true) = (run.entry, gathered_root, run.fsdp && run.world() > 1) {
+            let root = entry.vocab_size as f64 * entry.hidden_size as f64 * if entry.tie_embeddings { 1.0 } else { 2.0 };
+            out.push(Term::fixed(
+                "reference model's root unit (gathered)",
+                root * bytes / run.tensor_parallel(),
+                format!("embeddings and head × {bytes} B, unsharded: never resharded after its no-grad forward"),
+            ));
+        }
+        Ok(out)
     }
 }
