@@ -463,18 +463,29 @@ fn compare(checker: &mut Checker, settings: &Settings, current: &ResolvedConfig,
 /// Drops diagnostics that the same finding already produced (a base-config
 /// value seen again from every stage): same code, file and span.
 pub(crate) fn dedupe(diagnostics: &mut Vec<Diagnostic>, loader: &load::Loader) {
+    dedupe_by(diagnostics, loader, |d| (d.rule.code, &d.file, &d.span));
+}
+
+/// `dedupe` for the infos a human report only counts.
+pub(crate) fn dedupe_folded(folded: &mut Vec<crate::diagnostic::FoldedInfo>, loader: &load::Loader) {
+    dedupe_by(folded, loader, |d| (d.rule.code, &d.file, &d.span));
+}
+
+/// Keeps the first of the findings with the same code, real file and span.
+fn dedupe_by<T>(found: &mut Vec<T>, loader: &load::Loader, key: impl Fn(&T) -> (&'static str, &Arc<crate::source::SourceFile>, &crate::source::Span)) {
     // Each file's real path is looked up once and numbered (not once per finding, nor kept per
     // finding: a run of 80,000 files has about as many findings).
     let mut numbers: HashMap<PathBuf, usize> = HashMap::new();
     let mut of_file: HashMap<*const crate::source::SourceFile, usize> = HashMap::new();
-    let mut seen: HashSet<(&'static str, usize, usize, usize)> = HashSet::with_capacity(diagnostics.len());
-    diagnostics.retain(|d| {
-        let file = *of_file.entry(Arc::as_ptr(&d.file)).or_insert_with(|| {
-            let path = loader.canonical(d.file.path()).unwrap_or_else(|| d.file.path().to_path_buf());
+    let mut seen: HashSet<(&'static str, usize, usize, usize)> = HashSet::with_capacity(found.len());
+    found.retain(|d| {
+        let (code, file, span) = key(d);
+        let file = *of_file.entry(Arc::as_ptr(file)).or_insert_with(|| {
+            let path = loader.canonical(file.path()).unwrap_or_else(|| file.path().to_path_buf());
             let next = numbers.len();
             *numbers.entry(path).or_insert(next)
         });
-        seen.insert((d.rule.code, file, d.span.start, d.span.end))
+        seen.insert((code, file, span.start, span.end))
     });
 }
 

@@ -299,7 +299,8 @@ impl Settings {
             extend_exclude,
             per_file_ignores,
         };
-        settings.shed_folded_infos = overrides.report_folds_infos && !settings.show_infos;
+        // Not with `--stage`: which findings are the stage's reads each one's stage.
+        settings.shed_folded_infos = overrides.report_folds_infos && !settings.show_infos && overrides.stage.is_none();
         let roots = project_roots(settings.manifest_path.as_deref(), paths);
         settings.loader = settings.loader.with_shell_command(settings.manifest.shell.as_ref().and_then(|s| s.command.clone())).with_roots(&roots);
         for pair in &settings.manifest.pair {

@@ -1,6 +1,6 @@
 use super::ConfigArgs;
 use crate::apply::{self, Change};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, FoldedInfo, Severity};
 use crate::error::FatalError;
 use crate::linter::{self, FileReport, FileStatus, Skip};
 use crate::load::Overlay;
@@ -206,11 +206,11 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
         merged.extend(overlay.iter().map(|(k, v)| (k.clone(), v.clone())));
         collect_discovered(&paths, &settings, &overrides, args.baseline.as_deref(), args.force_exclude, forced, &Overlay::new(merged))
     };
-    let human = |diagnostics: &[Diagnostic], format: OutputFormat| -> String {
+    let human = |diagnostics: &[Diagnostic], folded_infos: &[FoldedInfo], format: OutputFormat| -> String {
         if args.statistics {
-            return render::statistics(diagnostics);
+            return render::statistics(diagnostics, folded_infos);
         }
-        let (listed, folded) = render::fold_infos(diagnostics, show_infos);
+        let (listed, folded) = render::fold_infos(diagnostics, folded_infos, show_infos);
         // `--quiet`: the findings and nothing else.
         let folded = if global.quiet { String::new() } else { folded };
         match format {
@@ -230,7 +230,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
         OutputFormat::Concise | OutputFormat::Full | OutputFormat::Html => None,
     };
     if args.show_files {
-        let (files, _) = collect(&Overlay::default())?;
+        let files = collect(&Overlay::default())?.files;
         let width = files.iter().map(|f| f.display.chars().count()).max().unwrap_or(0);
         let listing: String =
             files.iter().map(|f| format!("{:width$}  {}\n", render::escape_controls(&f.display), f.status.describe(), width = width)).collect();
@@ -242,7 +242,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
             return Err(FatalError::usage("`--add-noqa` writes files: it cannot check stdin", Some("name the files to add suppressions to".to_owned())));
         }
         super::refuse_set_when_writing(&args.config, "--add-noqa")?;
-        let (_, diagnostics) = collect(&Overlay::default())?;
+        let diagnostics = collect(&Overlay::default())?.diagnostics;
         let added = apply::add_noqa::add_noqa(&diagnostics);
         apply::write_all(&added.changes)?;
         let files = added.changes.len();
@@ -258,7 +258,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
     }
     if args.fix || args.diff || args.fix_only {
         super::refuse_set_when_writing(&args.config, if args.diff { "--diff" } else { "--fix" })?;
-        let outcome = fix_passes(collect, args.unsafe_fixes)?;
+        let outcome = fix_passes(|overlay| collect(overlay).map(|checked| (checked.files, checked.diagnostics)), args.unsafe_fixes)?;
         super::verbose(|| format!("{} fixes applied in memory in {} ms", outcome.applied, started.elapsed().as_millis()));
         for message in &outcome.unconverged {
             super::say(&format!("warning: {message}"));
@@ -278,7 +278,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
             let fixed = outcome.changes.iter().find(|c| c.path == key || apply::canonical(&c.path) == key).map_or(text.as_str(), |c| c.fixed.as_str());
             super::print(fixed);
             if !global.silent {
-                eprint!("{}", human(diagnostics, args.output_format));
+                eprint!("{}", human(diagnostics, &[], args.output_format));
             }
             super::say(&fixed_line);
             return Ok(exit_code(args, diagnostics));
@@ -292,22 +292,25 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
         }
         let summary = summary(&outcome.files, diagnostics);
         let output = machine(diagnostics, &summary, args.output_format)
-            .unwrap_or_else(|| format!("{}{}", human(diagnostics, args.output_format), closing(&[fixed_line, summary.line()])));
+            .unwrap_or_else(|| format!("{}{}", human(diagnostics, &[], args.output_format), closing(&[fixed_line, summary.line()])));
         warn_when_empty(&summary);
         super::print(&output);
         return Ok(exit_code(args, diagnostics));
     }
-    let (files, diagnostics) = collect(&Overlay::default())?;
-    super::verbose(|| format!("{} files found, {} findings, in {} ms", files.len(), diagnostics.len(), started.elapsed().as_millis()));
+    let Checked { files, diagnostics, folded } = collect(&Overlay::default())?;
+    super::verbose(|| format!("{} files found, {} findings, in {} ms", files.len(), diagnostics.len() + folded.len(), started.elapsed().as_millis()));
     if global.verbose {
         for file in &files {
             super::verbose(|| format!("{}: {}", render::escape_controls(&file.display), file.status.describe()));
         }
     }
-    let summary = summary(&files, &diagnostics);
+    let mut summary = summary(&files, &diagnostics);
+    summary.infos += folded.len();
     warn_when_empty(&summary);
     let report = |format: OutputFormat| {
-        machine(&diagnostics, &summary, format).unwrap_or_else(|| format!("{}{}", human(&diagnostics, format), closing(&[summary.line()])))
+        // Only a human report folds infos (`Settings::shed_folded_infos`): a machine format has them all whole.
+        debug_assert!(folded.is_empty() || machine(&[], &summary, format).is_none());
+        machine(&diagnostics, &summary, format).unwrap_or_else(|| format!("{}{}", human(&diagnostics, &folded, format), closing(&[summary.line()])))
     };
     match &args.output_file {
         Some(path) => {
@@ -534,7 +537,10 @@ pub(crate) fn collect_with(
     let mut overrides = overrides.clone();
     // The manifest found from the first path decides what is walked (its excludes)...
     let settings = super::with_gpu_probe(&mut overrides, |o| Settings::discover(paths, o))?;
-    collect_discovered(paths, &settings, &overrides, baseline, force_exclude, forced_manifest, overlay)
+    let checked = collect_discovered(paths, &settings, &overrides, baseline, force_exclude, forced_manifest, overlay)?;
+    // Only `check`'s human report folds infos, and it calls `collect_discovered` itself.
+    debug_assert!(checked.folded.is_empty(), "collect_with's callers keep every finding whole");
+    Ok((checked.files, checked.diagnostics))
 }
 
 /// `collect_with` with the settings `Settings::discover` gave for `paths` and `overrides`
@@ -548,7 +554,7 @@ fn collect_discovered(
     force_exclude: bool,
     forced_manifest: bool,
     overlay: &Overlay,
-) -> Result<(Vec<FileEntry>, Vec<Diagnostic>), FatalError> {
+) -> Result<Checked, FatalError> {
     let mut overrides = overrides.clone();
     let mut settings = discovered.clone();
     // One loader for the run: every group shares its memo (the Hydra lookups).
@@ -569,6 +575,7 @@ fn collect_discovered(
     // ...and each file is checked with the settings of its nearest manifest, as ruff does.
     let mut diagnostics = Vec::new();
     let mut entries = Vec::new();
+    let mut folded = Vec::new();
     for (manifest, group) in group_by_manifest(files, &settings, forced_manifest) {
         let group_settings = if manifest == settings.manifest_path {
             settings.clone()
@@ -578,21 +585,16 @@ fn collect_discovered(
                 settings.loader.clone().with_shell_command(group.manifest.shell.as_ref().and_then(|s| s.command.clone())).with_roots_of(&group.loader);
             group
         };
-        let (found, statuses) = check_group(group, &group_settings, revision.as_ref())?;
+        let checked = check_group(group, &group_settings, revision.as_ref())?;
         // The first group's lists are taken as they are (one manifest: no copy at all).
-        if diagnostics.is_empty() {
-            diagnostics = found;
-        } else {
-            diagnostics.extend(found);
-        }
-        if entries.is_empty() {
-            entries = statuses;
-        } else {
-            entries.extend(statuses);
-        }
+        append(&mut diagnostics, checked.diagnostics);
+        append(&mut entries, checked.files);
+        append(&mut folded, checked.folded);
     }
     entries.sort_by(|a: &FileEntry, b: &FileEntry| a.display.cmp(&b.display));
     linter::dedupe(&mut diagnostics, &settings.loader);
+    // A folded info duplicates only another folded one: both are infos without a fix, in the same file.
+    linter::dedupe_folded(&mut folded, &settings.loader);
     linter::collapse_missing_configs(&mut diagnostics);
     if let Some(stage) = &overrides.stage {
         // The stage's own findings, and those of its stage file; not the base's or other stages'.
@@ -602,7 +604,16 @@ fn collect_discovered(
         });
     }
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    Ok((entries, diagnostics))
+    Ok(Checked { files: entries, diagnostics, folded })
+}
+
+/// `to.extend(list)`, taking `list` as it is when `to` is empty (no copy).
+fn append<T>(to: &mut Vec<T>, list: Vec<T>) {
+    if to.is_empty() {
+        *to = list;
+    } else {
+        to.extend(list);
+    }
 }
 
 /// Fix passes, ruff's way: apply the fixes that do not overlap, check the
@@ -750,7 +761,7 @@ fn group_by_manifest(files: Vec<discover::SourcePath>, settings: &Settings, forc
 }
 
 /// The whole pipeline for files that share settings: per file, curriculum, baseline.
-fn check_group(files: Vec<discover::SourcePath>, settings: &Settings, revision: Option<&Revision>) -> Result<(Vec<Diagnostic>, Vec<FileEntry>), FatalError> {
+fn check_group(files: Vec<discover::SourcePath>, settings: &Settings, revision: Option<&Revision>) -> Result<Checked, FatalError> {
     let touches_curriculum = touches_curriculum(&files, settings);
     // Each file's tree is dropped as soon as it is linted; the resolved config
     // is kept only when the baseline pass compares it. Memory then grows with
@@ -762,16 +773,18 @@ fn check_group(files: Vec<discover::SourcePath>, settings: &Settings, revision: 
             .then(|| std::sync::Arc::clone(&report.document.source)),
         entry: FileEntry { display: report.document.source.shared_display(), status: report.status },
         resolved: if keep_resolved { report.resolved.map(Box::new) } else { None },
-        diagnostics: if settings.shed_folded_infos { shed_folded_infos(report.diagnostics) } else { report.diagnostics },
+        diagnostics_and_folded: if settings.shed_folded_infos { shed_folded_infos(report.diagnostics) } else { (report.diagnostics, Vec::new()) },
     })?;
     // Sized once: growing by doubling would hold up to twice the findings at the end.
-    let mut diagnostics: Vec<Diagnostic> = Vec::with_capacity(reports.iter().flatten().map(|r| r.diagnostics.len()).sum());
+    let mut diagnostics: Vec<Diagnostic> = Vec::with_capacity(reports.iter().flatten().map(|r| r.diagnostics_and_folded.0.len()).sum());
+    let mut folded: Vec<FoldedInfo> = Vec::with_capacity(reports.iter().flatten().map(|r| r.diagnostics_and_folded.1.len()).sum());
     let mut sources = Vec::new();
     let mut configs: Vec<ResolvedConfig> = Vec::new();
     let mut entries = Vec::with_capacity(reports.iter().map(Vec::len).sum());
     for report in reports.into_iter().flatten() {
         entries.push(report.entry);
-        diagnostics.extend(report.diagnostics);
+        diagnostics.extend(report.diagnostics_and_folded.0);
+        folded.extend(report.diagnostics_and_folded.1);
         sources.extend(report.suppressions_in);
         configs.extend(report.resolved.map(|r| *r));
     }
@@ -789,18 +802,34 @@ fn check_group(files: Vec<discover::SourcePath>, settings: &Settings, revision: 
     let mut checker = crate::rules::Checker::new(&settings.selection);
     crate::rules::suppression::apply(&mut diagnostics, &sources, &mut checker);
     diagnostics.extend(checker.into_diagnostics());
-    Ok((diagnostics, entries))
+    Ok(Checked { files: entries, diagnostics, folded })
+}
+
+/// What a run found: each file and what was done with it, every finding kept whole (sorted), and
+/// the infos a human report only counts (`FoldedInfo`: empty unless `Settings::shed_folded_infos`).
+pub(crate) struct Checked {
+    pub files: Vec<FileEntry>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub folded: Vec<FoldedInfo>,
 }
 
 /// A linted file's infos as the folded report reads them (issue 27: 100× the corpus under
-/// 100 MiB): the code, severity and position (MEM004's message and label too), not the file's
-/// text, message, notes, help or labels, which only a listed finding shows. Kept whole: a finding with a fix (its
-/// edits need the text), and one in a file with a `# trainlint:` comment (the suppressions read
-/// its line). A file whose findings are all folded is then dropped once linted.
-fn shed_folded_infos(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+/// 100 MiB): an info is counted, so it keeps its rule, its file (without the text) and its span
+/// (`FoldedInfo`), not its message, notes, help or labels, which only a listed finding shows; a
+/// MEM004 stays a text-less `Diagnostic` with its message and label (the folded MEM004 line
+/// groups by them). Kept whole: a finding with a fix (its edits need the text), and one in a file
+/// with a `# trainlint:` comment (the suppressions read its line). A file whose findings are all
+/// folded is then dropped once linted.
+fn shed_folded_infos(diagnostics: Vec<Diagnostic>) -> (Vec<Diagnostic>, Vec<FoldedInfo>) {
     use std::sync::Arc;
     let mut textless: Vec<(Arc<crate::source::SourceFile>, Option<Arc<crate::source::SourceFile>>)> = Vec::new();
-    for d in diagnostics.iter_mut().filter(|d| d.severity == Severity::Info && d.fix.is_none()) {
+    let mut kept = Vec::new();
+    let mut folded = Vec::new();
+    for mut d in diagnostics {
+        if d.severity != Severity::Info || d.fix.is_some() {
+            kept.push(d);
+            continue;
+        }
         let at = match textless.iter().position(|(file, _)| Arc::ptr_eq(file, &d.file)) {
             Some(at) => at,
             None => {
@@ -809,20 +838,25 @@ fn shed_folded_infos(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
                 textless.len() - 1
             }
         };
-        let Some(bare) = &textless[at].1 else { continue };
+        let Some(bare) = &textless[at].1 else {
+            kept.push(d);
+            continue;
+        };
+        // The folded MEM004 line groups by the label and names the model from the message
+        // (`memory_not_estimated::summary_reason`); every other folded code is only counted.
+        if d.rule.code != "MEM004" {
+            folded.push(FoldedInfo { rule: d.rule, file: Arc::clone(bare), span: d.span });
+            continue;
+        }
         d.file = Arc::clone(bare);
         d.labels = Vec::new();
         d.note = None;
         d.help = None;
-        // The folded MEM004 line groups by the label and names the model from the message
-        // (`memory_not_estimated::summary_reason`); every other folded code is only counted.
-        if d.rule.code != "MEM004" {
-            d.message = String::new();
-            d.label = None;
-        }
+        kept.push(d);
     }
-    diagnostics.shrink_to_fit();
-    diagnostics
+    kept.shrink_to_fit();
+    folded.shrink_to_fit();
+    (kept, folded)
 }
 
 /// What `check` keeps of a linted file.
@@ -831,7 +865,8 @@ struct CheckedFile {
     suppressions_in: Option<std::sync::Arc<crate::source::SourceFile>>,
     /// Boxed: most files keep none, and a `ResolvedConfig` inline made every kept file ~800 bytes.
     resolved: Option<Box<ResolvedConfig>>,
-    diagnostics: Vec<Diagnostic>,
+    /// Kept whole, and folded (`shed_folded_infos`).
+    diagnostics_and_folded: (Vec<Diagnostic>, Vec<FoldedInfo>),
 }
 
 /// Whether the run checks any file of the manifest's curriculum.

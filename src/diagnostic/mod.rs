@@ -9,6 +9,16 @@ pub use rule::{RuleId, RuleMeta};
 use serde::Serialize;
 use std::sync::Arc;
 
+/// An info a human report only counts (`check` without `--show-infos`): its rule, its file
+/// (text-less) and its span, what the counts, the summary and the de-duplication read, in
+/// 40 bytes where a whole `Diagnostic` takes about 290 (issue 27: 100× the corpus under 100 MiB).
+#[derive(Clone, Debug)]
+pub struct FoldedInfo {
+    pub rule: &'static RuleMeta,
+    pub file: Arc<SourceFile>,
+    pub span: Span,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {

@@ -258,7 +258,7 @@ pub(crate) struct StatisticsRow {
 
 /// `check --statistics --output-format json`.
 pub fn statistics(diagnostics: &[Diagnostic]) -> String {
-    let rows = super::statistics_rows(diagnostics);
+    let rows = super::statistics_rows(diagnostics, &[]);
     to_text(&CheckOutput::Statistics(Statistics {
         version: Version,
         statistics: rows.into_iter().map(|(code, name, count, fixable)| StatisticsRow { code, name, count, fixable }).collect(),

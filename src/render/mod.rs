@@ -9,7 +9,7 @@ pub mod json;
 pub mod junit;
 pub mod sarif;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, FoldedInfo, Severity};
 use serde::Serialize;
 use std::borrow::Cow;
 
@@ -274,13 +274,14 @@ fn plural(n: usize) -> &'static str {
 /// fold: `info: BAT006 × 611 (unknown-world-size) — --show-infos lists them`.
 /// With `show_infos`, everything is listed and nothing folded. Errors and
 /// warnings are always listed; JSON, SARIF and GitHub output never fold.
-pub(crate) fn fold_infos(diagnostics: &[Diagnostic], show_infos: bool) -> (Vec<Diagnostic>, String) {
+/// `folded_infos`: infos already folded on the worker threads (`commands::check::shed_folded_infos`), counted with the others.
+pub(crate) fn fold_infos(diagnostics: &[Diagnostic], folded_infos: &[FoldedInfo], show_infos: bool) -> (Vec<Diagnostic>, String) {
     if show_infos {
         return (diagnostics.to_vec(), String::new());
     }
     let listed = diagnostics.iter().filter(|d| d.severity != Severity::Info).cloned().collect();
     let mut folded = String::new();
-    for (code, name, count, _) in counts(diagnostics.iter().filter(|d| d.severity == Severity::Info)) {
+    for (code, name, count, _) in counts(diagnostics.iter().filter(|d| d.severity == Severity::Info), folded_infos) {
         if code == "MEM004" {
             folded.push_str(&no_verdict(diagnostics.iter().filter(|d| d.rule.code == code && d.severity == Severity::Info), count));
             continue;
@@ -327,27 +328,31 @@ fn no_verdict<'a>(found: impl Iterator<Item = &'a Diagnostic>, count: usize) -> 
 }
 
 /// Findings per rule code, in code order: code, name, count, whether any has a fix.
-fn counts<'a>(diagnostics: impl Iterator<Item = &'a Diagnostic>) -> Vec<(&'static str, &'static str, usize, bool)> {
+fn counts<'a>(diagnostics: impl Iterator<Item = &'a Diagnostic>, folded: &[FoldedInfo]) -> Vec<(&'static str, &'static str, usize, bool)> {
     let mut by_code: std::collections::BTreeMap<&'static str, (&'static str, usize, bool)> = std::collections::BTreeMap::new();
     for d in diagnostics {
         let entry = by_code.entry(d.rule.code).or_insert((d.rule.name, 0, false));
         entry.1 += 1;
         entry.2 |= d.fix.is_some();
     }
+    // A folded info has no fix (`shed_folded_infos` keeps those whole).
+    for d in folded {
+        by_code.entry(d.rule.code).or_insert((d.rule.name, 0, false)).1 += 1;
+    }
     by_code.into_iter().map(|(code, (name, count, fix))| (code, name, count, fix)).collect()
 }
 
 /// Findings per rule code, most frequent first: code, name, count, whether any has a fix.
-fn statistics_rows(diagnostics: &[Diagnostic]) -> Vec<(&'static str, &'static str, usize, bool)> {
-    let mut rows = counts(diagnostics.iter());
+fn statistics_rows(diagnostics: &[Diagnostic], folded: &[FoldedInfo]) -> Vec<(&'static str, &'static str, usize, bool)> {
+    let mut rows = counts(diagnostics.iter(), folded);
     rows.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(b.0)));
     rows
 }
 
 /// `--statistics`, as ruff prints it: count, code, `[*]` when a fix is available, name; most frequent first
 /// (`json::statistics` for `--output-format json`).
-pub fn statistics(diagnostics: &[Diagnostic]) -> String {
-    let rows = statistics_rows(diagnostics);
+pub fn statistics(diagnostics: &[Diagnostic], folded: &[FoldedInfo]) -> String {
+    let rows = statistics_rows(diagnostics, folded);
     let width = rows.iter().map(|r| r.2.to_string().len()).max().unwrap_or(1);
     rows.iter().map(|(code, name, count, fix)| format!("{count:>width$}\t{code}\t[{}] {name}\n", if *fix { "*" } else { " " })).collect()
 }
