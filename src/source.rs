@@ -16,17 +16,21 @@ pub struct SourceFile {
     /// The path as the user gave it (or relative to the manifest), used in output; shared with
     /// `check`'s file list and a folded finding's text-less copy (`without_text`).
     display: Arc<str>,
-    /// The path used to read the file.
-    path: Arc<Path>,
+    /// The path used to read the file; `None`: the display name is that path (no second copy).
+    path: Option<Arc<Path>>,
     text: Arc<str>,
+    /// Where each line after the first starts (the first at 0): nothing allocated for a
+    /// one-line or text-less file.
     line_starts: Vec<usize>,
 }
 
 impl SourceFile {
     pub fn new(path: impl Into<PathBuf>, display: impl Into<String>, text: impl Into<Arc<str>>) -> Self {
         let text: Arc<str> = text.into();
-        let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-        SourceFile { display: Arc::from(display.into()), path: Arc::from(path.into()), text, line_starts }
+        let line_starts = text.match_indices('\n').map(|(i, _)| i + 1).collect();
+        let (path, display): (PathBuf, String) = (path.into(), display.into());
+        let path = (path.as_os_str() != display.as_str()).then(|| Arc::from(path));
+        SourceFile { display: Arc::from(display), path, text, line_starts }
     }
 
     pub fn display(&self) -> &str {
@@ -39,7 +43,7 @@ impl SourceFile {
     }
 
     pub fn path(&self) -> &Path {
-        &self.path
+        self.path.as_deref().unwrap_or_else(|| Path::new(&*self.display))
     }
 
     pub fn text(&self) -> &str {
@@ -54,16 +58,24 @@ impl SourceFile {
     /// The same file without its text, for a finding that is only counted (a folded info):
     /// its path and display name are kept, its positions read as line 1.
     pub(crate) fn without_text(&self) -> SourceFile {
-        SourceFile { display: Arc::clone(&self.display), path: Arc::clone(&self.path), text: Arc::from(""), line_starts: vec![0] }
+        static EMPTY: std::sync::OnceLock<Arc<str>> = std::sync::OnceLock::new();
+        let text = Arc::clone(EMPTY.get_or_init(|| Arc::from("")));
+        SourceFile { display: Arc::clone(&self.display), path: self.path.clone(), text, line_starts: Vec::new() }
+    }
+
+    /// Where the 0-based line `index` starts.
+    fn line_start(&self, index: usize) -> Option<usize> {
+        if index == 0 { Some(0) } else { self.line_starts.get(index - 1).copied() }
     }
 
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
+        // `line_starts[i]` starts the line of index i + 1.
         let line_index = match self.line_starts.binary_search(&offset) {
-            Ok(i) => i,
-            Err(i) => i - 1,
+            Ok(i) => i + 1,
+            Err(i) => i,
         };
-        let line_start = self.line_starts[line_index];
+        let line_start = self.line_start(line_index).unwrap_or(0);
         let mut boundary = offset;
         while !self.text.is_char_boundary(boundary) {
             boundary -= 1;
@@ -74,8 +86,8 @@ impl SourceFile {
 
     /// The text of the 1-based line `line`, without its line break.
     pub(crate) fn line_text(&self, line: usize) -> &str {
-        let Some(&start) = self.line_starts.get(line.saturating_sub(1)) else { return "" };
-        let end = self.line_starts.get(line).copied().unwrap_or(self.text.len());
+        let Some(start) = self.line_start(line.saturating_sub(1)) else { return "" };
+        let end = self.line_start(line).unwrap_or(self.text.len());
         self.text[start..end].trim_end_matches(['\n', '\r'])
     }
 }
@@ -91,5 +103,13 @@ mod tests {
         assert_eq!(file.line_col(file.text().find('b').unwrap()), (2, 1));
         assert_eq!(file.line_col(file.text().find('\n').unwrap()), (1, 11));
         assert_eq!(file.line_text(2), "b: 1");
+        assert_eq!((file.line_text(0), file.line_text(1), file.line_text(3), file.line_text(4)), ("", "name: café", "", ""));
+        assert_eq!(file.line_col(file.text().len()), (3, 1));
+        let one = SourceFile::new("b.yaml", "b.yaml", "a: 1");
+        assert_eq!((one.line_col(3), one.line_text(1), one.path()), ((1, 4), "a: 1", Path::new("b.yaml")));
+        let other = SourceFile::new("/abs/b.yaml", "b.yaml", "");
+        assert_eq!((other.line_col(0), other.path(), other.display()), ((1, 1), Path::new("/abs/b.yaml"), "b.yaml"));
+        let bare = file.without_text();
+        assert_eq!((bare.line_col(5), bare.path(), bare.line_text(1)), ((1, 1), Path::new("a.yaml"), ""));
     }
 }

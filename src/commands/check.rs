@@ -773,7 +773,10 @@ fn check_group(files: Vec<discover::SourcePath>, settings: &Settings, revision: 
             .then(|| std::sync::Arc::clone(&report.document.source)),
         entry: FileEntry { display: report.document.source.shared_display(), status: report.status },
         resolved: if keep_resolved { report.resolved.map(Box::new) } else { None },
-        diagnostics_and_folded: if settings.shed_folded_infos { shed_folded_infos(report.diagnostics) } else { (report.diagnostics, Vec::new()) },
+        diagnostics_and_folded: {
+            let (kept, folded) = if settings.shed_folded_infos { shed_folded_infos(report.diagnostics) } else { (report.diagnostics, Vec::new()) };
+            (kept.into_boxed_slice(), folded.into_boxed_slice())
+        },
     })?;
     // Sized once: growing by doubling would hold up to twice the findings at the end.
     let mut diagnostics: Vec<Diagnostic> = Vec::with_capacity(reports.iter().flatten().map(|r| r.diagnostics_and_folded.0.len()).sum());
@@ -783,8 +786,8 @@ fn check_group(files: Vec<discover::SourcePath>, settings: &Settings, revision: 
     let mut entries = Vec::with_capacity(reports.iter().map(Vec::len).sum());
     for report in reports.into_iter().flatten() {
         entries.push(report.entry);
-        diagnostics.extend(report.diagnostics_and_folded.0);
-        folded.extend(report.diagnostics_and_folded.1);
+        diagnostics.extend(report.diagnostics_and_folded.0.into_vec());
+        folded.extend(report.diagnostics_and_folded.1.into_vec());
         sources.extend(report.suppressions_in);
         configs.extend(report.resolved.map(|r| *r));
     }
@@ -854,8 +857,6 @@ fn shed_folded_infos(diagnostics: Vec<Diagnostic>) -> (Vec<Diagnostic>, Vec<Fold
         d.help = None;
         kept.push(d);
     }
-    kept.shrink_to_fit();
-    folded.shrink_to_fit();
     (kept, folded)
 }
 
@@ -865,8 +866,9 @@ struct CheckedFile {
     suppressions_in: Option<std::sync::Arc<crate::source::SourceFile>>,
     /// Boxed: most files keep none, and a `ResolvedConfig` inline made every kept file ~800 bytes.
     resolved: Option<Box<ResolvedConfig>>,
-    /// Kept whole, and folded (`shed_folded_infos`).
-    diagnostics_and_folded: (Vec<Diagnostic>, Vec<FoldedInfo>),
+    /// Kept whole, and folded (`shed_folded_infos`); boxed slices, 16 bytes each where a `Vec` takes 24
+    /// (one per linted file), and nothing allocated when empty.
+    diagnostics_and_folded: (Box<[Diagnostic]>, Box<[FoldedInfo]>),
 }
 
 /// Whether the run checks any file of the manifest's curriculum.
@@ -916,7 +918,9 @@ fn check_files<T: Send>(files: Vec<discover::SourcePath>, settings: &Settings, k
                             return Ok(out);
                         }
                         let part = std::mem::take(&mut *batches[at].lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
-                        let linted = part.into_iter().map(|f| linter::lint_file(&f, settings).map(keep)).collect::<Result<Vec<T>, FatalError>>();
+                        // Sized once (collecting grows by doubling: up to twice the kept files at the end).
+                        let mut kept = Vec::with_capacity(part.len());
+                        let linted = part.into_iter().try_for_each(|f| linter::lint_file(&f, settings).map(|report| kept.push(keep(report)))).map(|()| kept);
                         match linted {
                             Ok(linted) => out.push((at, linted)),
                             Err(error) => {
