@@ -60,9 +60,11 @@ pub struct DirEntry {
 /// folder of every file read, about 120 bytes where a memo value takes about 290.
 #[derive(Default)]
 struct Memo {
-    values: Mutex<HashMap<(&'static str, PathBuf), Arc<dyn Any + Send + Sync>>>,
+    values: Mutex<HashMap<(&'static str, PathBuf), MemoValue>>,
     folders: Mutex<HashMap<Box<Path>, Canonical>>,
 }
+
+type MemoValue = Arc<dyn Any + Send + Sync>;
 
 /// A folder's canonical path, as `canonical_folder` keeps it.
 enum Canonical {
