@@ -778,6 +778,9 @@ fn check_group(files: Vec<discover::SourcePath>, settings: &Settings, revision: 
             (kept.into_boxed_slice(), folded.into_boxed_slice())
         },
     })?;
+    // The files are linted: the run's lookups (folders, launch scripts, Hydra primaries) are
+    // not needed to gather what was found, and are as large as the lists gathered (100× the corpus).
+    settings.loader.forget();
     // Sized once: growing by doubling would hold up to twice the findings at the end.
     let mut diagnostics: Vec<Diagnostic> = Vec::with_capacity(reports.iter().flatten().map(|r| r.diagnostics_and_folded.0.len()).sum());
     let mut folded: Vec<FoldedInfo> = Vec::with_capacity(reports.iter().flatten().map(|r| r.diagnostics_and_folded.1.len()).sum());

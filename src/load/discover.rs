@@ -185,7 +185,12 @@ pub fn walk(paths: &[PathBuf], options: &Walk) -> Result<Vec<SourcePath>, FatalE
                 continue;
             }
             // Symlinked files are read; symlinked folders are not followed, so a link loop cannot recur.
-            if entry.path().is_file() {
+            // The entry's type comes with the listing; only a link costs a `stat`.
+            let is_file = match entry.file_type() {
+                Some(kind) if !kind.is_symlink() => kind.is_file(),
+                _ => entry.path().is_file(),
+            };
+            if is_file {
                 files.push(SourcePath { path: entry.path().to_path_buf(), display: display(entry.path()), format, explicit: false });
             }
         }

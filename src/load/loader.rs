@@ -465,6 +465,13 @@ impl Loader {
         )
     }
 
+    /// Drops what the memo holds (for this loader and its clones): the files are linted, and
+    /// what is left of the run (the report) recomputes the little it asks for.
+    pub(crate) fn forget(&self) {
+        std::mem::take(&mut *self.memo.values.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+        std::mem::take(&mut *self.memo.folders.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+    }
+
     /// A value computed once per loader for (`kind`, `key`): lookups every file
     /// of a folder repeats. The value must depend only on what this loader reads.
     pub(crate) fn memo<T: Any + Send + Sync>(&self, kind: &'static str, key: &Path, compute: impl FnOnce() -> T) -> Arc<T> {

@@ -123,20 +123,31 @@ fn markdown_shell(text: &str) -> String {
 }
 
 fn scripts_under(settings: &Settings, dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = settings.loader.list(dir) else { return };
-    for entry in entries {
-        if entry.name.starts_with('.') || entry.name == "node_modules" || entry.name == "target" {
-            continue;
-        }
-        let path = dir.join(&entry.name);
-        if entry.is_dir {
+    for (name, is_dir) in scan(settings, dir).iter() {
+        let path = dir.join(&**name);
+        if *is_dir {
             if depth > 0 {
                 scripts_under(settings, &path, depth - 1, out);
             }
-        } else if is_script(&entry.name) {
+        } else {
             out.push(path);
         }
     }
+}
+
+/// A folder's subfolders and launch scripts, by name in order (`true`: a folder), listed once
+/// per run: a folder is under the search of its own folder's launches and of the two above it,
+/// and was listed for each.
+fn scan(settings: &Settings, dir: &Path) -> Arc<Box<[(Box<str>, bool)]>> {
+    settings.loader.memo("launch-scan", dir, || {
+        let Ok(entries) = settings.loader.list(dir) else { return Box::default() };
+        entries
+            .into_iter()
+            .filter(|e| !(e.name.starts_with('.') || e.name == "node_modules" || e.name == "target"))
+            .filter(|e| e.is_dir || is_script(&e.name))
+            .map(|e| (e.name.into_boxed_str(), e.is_dir))
+            .collect()
+    })
 }
 
 /// The launches of one script, with the configs resolved to canonical paths.
