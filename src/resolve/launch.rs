@@ -135,10 +135,13 @@ fn scripts_under(settings: &Settings, dir: &Path, depth: usize, out: &mut Vec<Pa
     }
 }
 
+/// Names in order, `true` for a folder.
+type Scan = Box<[(Box<str>, bool)]>;
+
 /// A folder's subfolders and launch scripts, by name in order (`true`: a folder), listed once
 /// per run: a folder is under the search of its own folder's launches and of the two above it,
 /// and was listed for each.
-fn scan(settings: &Settings, dir: &Path) -> Arc<Box<[(Box<str>, bool)]>> {
+fn scan(settings: &Settings, dir: &Path) -> Arc<Scan> {
     settings.loader.memo("launch-scan", dir, || {
         let Ok(entries) = settings.loader.list(dir) else { return Box::default() };
         entries
