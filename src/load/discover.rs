@@ -93,8 +93,7 @@ impl Excludes {
     /// pattern matches the path relative to the manifest, or one of the
     /// components below `walked` — a folder named on the command line is
     /// walked even when it is itself excluded (`trainlint check outputs/run-1`), as ruff does.
-    fn is_excluded_below(&self, path: &Path, walked: &Path) -> bool {
-        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    fn is_excluded_below(&self, absolute: &Path, walked: &Path) -> bool {
         let relative = absolute.strip_prefix(&self.root).unwrap_or(&absolute);
         let below = absolute.strip_prefix(walked).unwrap_or(relative);
         self.set.is_match(relative) || below.components().any(|c| self.set.is_match(c.as_os_str()))
@@ -166,6 +165,7 @@ pub fn walk(paths: &[PathBuf], options: &Walk) -> Result<Vec<SourcePath>, FatalE
         }
         let excludes = Arc::new(options.excludes.clone());
         let walked = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+        let given = path.clone();
         let mut builder = ignore::WalkBuilder::new(path);
         builder
             // ruff's `respect-gitignore`: `.gitignore`, `.ignore`, `.git/info/exclude`, the global excludes and hidden entries.
@@ -174,7 +174,15 @@ pub fn walk(paths: &[PathBuf], options: &Walk) -> Result<Vec<SourcePath>, FatalE
             .require_git(false)
             .follow_links(false)
             .sort_by_file_name(|a, b| a.cmp(b))
-            .filter_entry(move |entry| entry.depth() == 0 || !excludes.is_excluded_below(entry.path(), &walked));
+            .filter_entry(move |entry| {
+                // The entry's absolute path from the walked folder's (`std::path::absolute` asks
+                // the system for the working folder each time: one `getcwd` per entry).
+                let absolute = match entry.path().strip_prefix(&given) {
+                    Ok(below) => walked.join(below),
+                    Err(_) => std::path::absolute(entry.path()).unwrap_or_else(|_| entry.path().to_path_buf()),
+                };
+                entry.depth() == 0 || !excludes.is_excluded_below(&absolute, &walked)
+            });
         for entry in builder.build() {
             let entry = entry.map_err(|e| FatalError::Io { path: path.display().to_string(), reason: e.to_string() })?;
             // A file without an extension counts when it opens with a shell shebang (`scripts/train`).
