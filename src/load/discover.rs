@@ -94,7 +94,7 @@ impl Excludes {
     /// components below `walked` — a folder named on the command line is
     /// walked even when it is itself excluded (`trainlint check outputs/run-1`), as ruff does.
     fn is_excluded_below(&self, absolute: &Path, walked: &Path) -> bool {
-        let relative = absolute.strip_prefix(&self.root).unwrap_or(&absolute);
+        let relative = absolute.strip_prefix(&self.root).unwrap_or(absolute);
         let below = absolute.strip_prefix(walked).unwrap_or(relative);
         self.set.is_match(relative) || below.components().any(|c| self.set.is_match(c.as_os_str()))
     }
