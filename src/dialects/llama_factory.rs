@@ -99,6 +99,25 @@ impl Framework for LlamaFactory {
         if !super::truthy(root, "disable_gradient_checkpointing") && root.get("gradient_checkpointing").is_none() {
             out.push_default(Role::ActivationCheckpointing, "full".into(), "disable_gradient_checkpointing", anchor(root));
         }
+        // `flash_attn` (`ModelArguments`, default `auto`) sets the model config's
+        // `_attn_implementation` in `configure_attn_implementation`: `disabled` (`off` before
+        // #7231, 2025-03-10) → `eager`, `sdpa` → `sdpa`, `fa2` → `flash_attention_2`, `fa3` →
+        // `flash_attention_3`; `auto` returns without setting it, leaving transformers' default
+        // (SDPA, what trainlint assumes when nothing is stated). hiyouga/LLaMA-Factory@ff6d4d12
+        // `src/llamafactory/model/model_utils/attention.py`, `extras/constants.py`
+        // `AttentionFunction`; @5c9da798 `src/llmtuner/model/utils/attention.py` (`off`).
+        // Not bound: `auto` and Gemma 2's switch to FA2 or eager by what is installed.
+        if let Some(kind) = root.get("flash_attn").and_then(Node::as_str) {
+            let implementation = match kind {
+                "disabled" | "off" => Some("eager"),
+                "sdpa" => Some("sdpa"),
+                "fa2" | "fa3" => Some("flash"),
+                _ => None,
+            };
+            if let Some(implementation) = implementation {
+                out.push(Role::Attention, implementation.into(), "flash_attn");
+            }
+        }
         // `enable_liger_kernel` applies Liger with its fused linear cross-entropy for training
         // (`model/model_utils/liger_kernel.py`).
         if super::truthy(root, "enable_liger_kernel") {
@@ -363,4 +382,23 @@ fn v0_inferred_precision(root: &Node, out: &mut DerivedRoles) {
     // `FinetuningArguments.finetuning_type` defaults to `lora` (`hparams/finetuning_args.py`).
     let full = root.get("finetuning_type").and_then(Node::as_str) == Some("full");
     out.push_default(Role::Precision, if full { "32-true" } else { "16-mixed" }.into(), "bf16", anchor(root));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn attention(text: &str) -> Option<serde_json::Value> {
+        let root = crate::load::yaml::parse(text).expect("valid YAML").root;
+        LlamaFactory.derived(&root).into_iter().find(|d| d.role == Role::Attention).map(|d| d.value)
+    }
+
+    #[test]
+    fn flash_attn_sets_the_attention_implementation() {
+        let base = "model_name_or_path: meta-llama/Llama-2-7b-hf\nstage: sft\nfinetuning_type: lora\n";
+        for (value, expected) in [("off", Some("eager")), ("disabled", Some("eager")), ("sdpa", Some("sdpa")), ("fa2", Some("flash")), ("fa3", Some("flash")), ("auto", None)] {
+            assert_eq!(attention(&format!("{base}flash_attn: {value}\n")), expected.map(Into::into), "flash_attn: {value}");
+        }
+        assert_eq!(attention(base), None, "unstated: transformers' default");
+    }
 }

@@ -198,8 +198,17 @@ fn autocast_copies(run: &Run, parts: &crate::estimate::parts::Parts, quantizatio
 /// FSDP's unsharded parameters: the root unit (embeddings, output head, final norm)
 /// stays gathered from the forward through the backward, and one transformer block is
 /// gathered while the next is prefetched (PyTorch FSDP `FULL_SHARD` with the block as
-/// the wrapping unit, `forward_prefetch`/`backward_prefetch`: two blocks), at the
-/// compute dtype (FSDP `MixedPrecision(param_dtype)`), quantized blocks at their storage size.
+/// the wrapping unit: two blocks), at the compute dtype (FSDP `MixedPrecision(param_dtype)`),
+/// quantized blocks at their storage size. Two, in the backward, read in torch's source:
+/// FSDP1's `_pre_backward_hook` unshards the block and then, under the default
+/// `BackwardPrefetch.BACKWARD_PRE`, `_prefetch_handles(.., _PrefetchMode.BACKWARD)` all-gathers
+/// the next one before the block's gradients are computed (pytorch/pytorch@00ae0bc9
+/// `torch/distributed/fsdp/_runtime_utils.py`); FSDP2's `FSDPParamGroup.pre_backward` does
+/// `unshard()`, `wait_for_unshard()`, then `_backward_prefetch()` of the previous module in
+/// post-forward order (pytorch/pytorch@62a45b6f `torch/distributed/fsdp/_fully_shard/_fsdp_param_group.py`).
+/// Every block of the model counts, trained or frozen: a full fine-tune's blocks are
+/// gathered as a frozen base's are (`parts.trainable` is the model's own parameters
+/// there, the adapters beside it otherwise).
 fn gathered(run: &Run, parts: &crate::estimate::parts::Parts, per: f64, quantization: Option<Quantization>, out: &mut Vec<Term>) {
     // Sharded over more than one GPU, or offloaded to the CPU (`CPUOffload(offload_params=True)`
     // copies each unit to the GPU for its forward and backward, whatever the world).
@@ -207,7 +216,7 @@ fn gathered(run: &Run, parts: &crate::estimate::parts::Parts, per: f64, quantiza
     let (Some(entry), true) = (run.entry, run.fsdp && (run.world() > 1 || offloaded)) else { return };
     let h = entry.hidden_size as f64;
     let root = entry.vocab_size as f64 * h * if entry.tie_embeddings { 1.0 } else { 2.0 };
-    let total = parts.frozen + if parts.added { parts.trainable } else { 0.0 };
+    let total = parts.frozen + parts.trainable;
     let layers = entry.num_layers.max(1) as f64;
     let block = ((total - root) / layers).max(0.0);
     let block_bytes = match quantization.filter(|_| parts.quantized > 0.0) {

@@ -22,7 +22,15 @@
 //!   each rank bucket ÷ N elements in the 16-bit dtype; `partition_grads` under optimizer offload
 //!   also copies each partition to the GPU in the accumulation dtype, `grad_buffer.to(...)`, and to
 //!   fp32 for the CPU optimizer, `grad_buffer.float()`): in the backward. The accumulation dtype is
-//!   the 16-bit one under ZeRO (`engine.py` `get_data_types`).
+//!   the 16-bit one under ZeRO (`engine.py` `get_data_types`). A parameter larger than the
+//!   bucket is not copied into it (`__add_grad_to_ipg_bucket` copies only while
+//!   `elements_in_ipg_bucket + param.grad.numel() <= reduce_bucket_size`) and is reduced alone, so
+//!   the partition is the larger of the bucket and the largest parameter, ÷ N (HF's `auto` bucket,
+//!   h², is smaller than a vocab × h embedding or head). Under optimizer offload, at the
+//!   accumulation boundary, `partition_grads` also takes the partition's norm with
+//!   `_constant_buffered_norm2`, which copies it to fp64 (`part.data.double()`) in chunks of
+//!   250,000,000 elements on the GPU (the partition was moved there, `grad_buffer.to(grad_partition.device)`):
+//!   8 B per element of one chunk, alive beside the two 16-bit copies; the fp32 copy comes after it.
 //!
 //! Not on the GPU, so not here: with `offload_optimizer` the fp32 gradient partitions
 //! (`grad_partitions_flat_buffer` on `self.device`, the CPU: `stage3.py` L261, L547) and the
@@ -37,6 +45,9 @@ use crate::schema::Role;
 use crate::schema::typed::Precision;
 
 pub(crate) struct ZeroInFlight;
+
+/// `_constant_buffered_norm2`'s chunk (`buffer_size=250000000`, DeepSpeed 38327e07 `runtime/zero/stage3.py`).
+const NORM_CHUNK: f64 = 250_000_000.0;
 
 impl MemoryComponent for ZeroInFlight {
     fn id(&self) -> &'static str {
@@ -98,14 +109,20 @@ impl MemoryComponent for ZeroInFlight {
             }
         }
         terms.push(Term::fixed("ZeRO-3 gradient bucket", knobs.reduce_bucket * bytes, format!("reduce bucket {} elements", elements(knobs.reduce_bucket))));
-        // Per reduced bucket: the reduce-scattered partition, and under optimizer offload its copy in
-        // the accumulation dtype (16-bit under ZeRO) and in fp32 for the CPU optimizer.
-        let per_element = if offload_optimizer { bytes + bytes + 4.0 } else { bytes };
+        // Per reduction: the reduce-scattered partition of the bucket, or of a parameter larger than
+        // it, reduced alone (`reduce_independent_p_g_buckets_and_remove_grads`); under optimizer
+        // offload its copy in the accumulation dtype (16-bit under ZeRO) and, at its largest, the
+        // fp64 chunk of `_constant_buffered_norm2` (DeepSpeed 38327e07 `stage3.py` `partition_grads`,
+        // `_constant_buffered_norm2(input, buffer_size=250000000)`); the fp32 copy for the CPU
+        // optimizer (`grad_buffer.float()`) comes after the fp64 chunk is freed, and is smaller.
+        let partition = knobs.reduce_bucket.max(largest) / devices;
+        let bytes_alive = if offload_optimizer { partition * (bytes + bytes) + partition.min(NORM_CHUNK) * 8.0 } else { partition * bytes };
+        let what = if largest > knobs.reduce_bucket { "the largest parameter (reduced alone, over the bucket)" } else { "reduce bucket" };
         terms.push(
             Term::fixed(
                 "ZeRO-3 reduced gradient partitions",
-                knobs.reduce_bucket / devices * per_element,
-                format!("reduce bucket ÷ {devices} GPUs{}", if offload_optimizer { ", copied for the CPU optimizer" } else { "" }),
+                bytes_alive,
+                format!("{what} ÷ {devices} GPUs{}", if offload_optimizer { ", copied for the CPU optimizer, its norm in fp64" } else { "" }),
             )
             .live(Live::Backward),
         );
