@@ -465,11 +465,11 @@ impl Loader {
         )
     }
 
-    /// Drops what the memo holds (for this loader and its clones): the files are linted, and
-    /// what is left of the run (the report) recomputes the little it asks for.
+    /// Drops the values the memo holds (for this loader and its clones): the files are linted,
+    /// and what is left of the run (the report) recomputes the little it asks for. The folders'
+    /// canonical paths stay: the de-duplication of the findings asks for most of them again.
     pub(crate) fn forget(&self) {
         std::mem::take(&mut *self.memo.values.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
-        std::mem::take(&mut *self.memo.folders.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
     }
 
     /// A value computed once per loader for (`kind`, `key`): lookups every file
