@@ -302,7 +302,7 @@ impl Settings {
         // Not with `--stage`: which findings are the stage's reads each one's stage.
         settings.shed_folded_infos = overrides.report_folds_infos && !settings.show_infos && overrides.stage.is_none();
         let roots = project_roots(settings.manifest_path.as_deref(), paths);
-        settings.loader = settings.loader.with_shell_command(settings.manifest.shell.as_ref().and_then(|s| s.command.clone())).with_roots(&roots);
+        settings.loader = settings.loader.with_shell_command(settings.manifest.shell.as_ref().and_then(|s| s.command.clone())).with_canonical_roots(&roots);
         for pair in &settings.manifest.pair {
             inside_project(&settings, &pair.deepspeed, "`[[pair]]` file")?;
             inside_project(&settings, &pair.with, "`[[pair]]` file")?;

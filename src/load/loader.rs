@@ -146,6 +146,15 @@ impl Loader {
         Loader { roots: Arc::new(canonical), outermost: Arc::new(outermost), ..self }
     }
 
+    /// `with_roots` for roots already canonical (`settings::project_roots` resolves each).
+    pub(crate) fn with_canonical_roots(self, roots: &[PathBuf]) -> Loader {
+        let mut canonical = roots.to_vec();
+        canonical.sort();
+        canonical.dedup();
+        let outermost = cover(&canonical);
+        Loader { roots: Arc::new(canonical), outermost: Arc::new(outermost), ..self }
+    }
+
     /// This loader's roots plus `other`'s (a group of files under a nested manifest).
     pub(crate) fn with_roots_of(self, other: &Loader) -> Loader {
         let roots: Vec<PathBuf> = self.roots.iter().chain(other.roots.iter()).cloned().collect();
@@ -181,13 +190,23 @@ impl Loader {
     /// `Err` when `path` is outside the project (see `is_inside_project`). A
     /// path that resolves to nothing passes: its read fails as `NotFound`.
     fn check_inside(&self, path: &Path) -> std::io::Result<()> {
+        self.check_inside_seen(path).map(|_| ())
+    }
+
+    /// `check_inside`, with what `lstat` said of the file when it is not a link (then it is
+    /// what `stat` of `path` says too: a read need not ask again).
+    fn check_inside_seen(&self, path: &Path) -> std::io::Result<Option<std::fs::Metadata>> {
         if self.roots.is_empty() {
-            return Ok(());
+            return Ok(None);
         }
         // Resolved once (`is_inside_project` would resolve it again).
-        match self.resolved(path) {
-            None => return Ok(()),
-            Some(canonical) if self.outermost_holding(&canonical).is_some() => return Ok(()),
+        let (resolved, seen) = match self.canonical_seen(path) {
+            Some((canonical, seen)) => (Some(canonical), seen),
+            None => (self.resolved(path), None),
+        };
+        match resolved {
+            None => return Ok(None),
+            Some(canonical) if self.outermost_holding(&canonical).is_some() => return Ok(seen),
             Some(_) => {}
         }
         let shown = self.canonical(path).unwrap_or_else(|| path.to_path_buf());
@@ -254,11 +273,14 @@ impl Loader {
         if self.bytes_read() > self.run_budget {
             return Err(self.over_budget());
         }
-        self.check_inside(path)?;
+        let seen = self.check_inside_seen(path)?;
         let bytes = match &self.origin {
             Origin::Disk => {
                 // The type of what the path names, links followed: never open a FIFO or a device.
-                let metadata = std::fs::metadata(path)?;
+                let metadata = match seen {
+                    Some(metadata) => metadata,
+                    None => std::fs::metadata(path)?,
+                };
                 if metadata.is_dir() {
                     return Err(std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory"));
                 }
@@ -438,6 +460,20 @@ impl Loader {
             Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(&candidate).ok(),
             Ok(_) => Some(candidate),
             Err(_) => None,
+        }
+    }
+
+    /// The canonical path of a file on disk that is not a link, and what `lstat` said of it;
+    /// `None` for a link, a path at a revision, or one `canonical_on_disk` resolves whole.
+    fn canonical_seen(&self, path: &Path) -> Option<(PathBuf, Option<std::fs::Metadata>)> {
+        if !matches!(self.origin, Origin::Disk) || !matches!(path.components().next_back(), Some(std::path::Component::Normal(_))) {
+            return None;
+        }
+        let (folder, name) = (path.parent().filter(|p| !p.as_os_str().is_empty())?, path.file_name()?);
+        let candidate = self.canonical_folder(folder)?.join(name);
+        match std::fs::symlink_metadata(&candidate) {
+            Ok(meta) if !meta.file_type().is_symlink() => Some((candidate, Some(meta))),
+            _ => None,
         }
     }
 
