@@ -561,7 +561,9 @@ fn collect_discovered(
     settings.loader = settings.loader.for_pass(overlay.clone());
     let excludes = Excludes::new(&settings.root, settings.exclude.as_deref(), &settings.extend_exclude)?;
     // A path with its text in the overlay and nothing on disk is stdin's (`check -`).
-    let in_memory = paths.iter().filter(|p| !p.exists() && overlay.contains_key(&crate::load::loader::overlay_key(p))).cloned().collect();
+    // (An empty overlay, the usual case, holds none: no `stat` a named path.)
+    let in_memory =
+        paths.iter().filter(|p| !overlay.is_empty() && !p.exists() && overlay.contains_key(&crate::load::loader::overlay_key(p))).cloned().collect();
     let walk = discover::Walk { excludes, force_exclude, shell: true, respect_gitignore: settings.respect_gitignore, in_memory };
     let files = discover::walk(paths, &walk)?;
     let revision = match baseline {
