@@ -171,3 +171,57 @@ fn severity_overrides() {
     assert_eq!(common::trainlint_in(&dir, &["check", "a.yaml"]).status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 27: a human report counts its infos from compact records folded on the worker threads
+/// (`FoldedInfo`); the counts it prints are those of the whole findings the JSON report lists,
+/// code by code, on the corpus, and a file reached twice (through a linked folder) counts once.
+#[test]
+fn folded_infos_count_what_the_json_report_lists() {
+    fn human_counts(output: &std::process::Output) -> (u64, std::collections::BTreeMap<String, u64>) {
+        let text = common::stdout(output);
+        let mut by_code = std::collections::BTreeMap::new();
+        for line in text.lines().filter_map(|l| l.strip_prefix("info: ")) {
+            let (code, rest) = line.split_once(" × ").expect("a folded line: `info: CODE × N (name)`");
+            let count: u64 = rest.split_whitespace().next().unwrap().parse().unwrap();
+            by_code.insert(code.to_owned(), count);
+        }
+        let found = text.lines().find(|l| l.starts_with("Found ")).unwrap_or_else(|| panic!("no summary line: {text}"));
+        // "Found 7 errors, 0 warnings, 467 infos in 787 files checked; …"
+        let infos = found.split(", ").find_map(|part| part.split_once(" info")).and_then(|(n, _)| n.parse().ok());
+        (infos.unwrap_or_else(|| panic!("no info count in {found}")), by_code)
+    }
+    fn json_counts(value: &serde_json::Value) -> (u64, std::collections::BTreeMap<String, u64>) {
+        let mut by_code = std::collections::BTreeMap::new();
+        for d in value["diagnostics"].as_array().unwrap().iter().filter(|d| d["severity"] == "info") {
+            *by_code.entry(d["code"].as_str().unwrap().to_owned()).or_insert(0) += 1;
+        }
+        (value["summary"]["infos"].as_u64().unwrap(), by_code)
+    }
+    let Some(shared) = common::shared() else { return };
+    let corpus = shared.join("corpus");
+    let corpus = corpus.to_str().unwrap();
+    let human = common::trainlint(&["check", "--exit-zero", corpus]);
+    let (_, json) = json(&["check", "--exit-zero", "--output-format", "json", corpus]);
+    let (infos, by_code) = human_counts(&human);
+    assert!(infos > 100, "the corpus has hundreds of infos: {infos}");
+    assert_eq!((infos, by_code), json_counts(&json));
+
+    // The same file through a linked folder: its folded infos are counted once, as the JSON lists them once.
+    #[cfg(unix)]
+    {
+        let dir = common::fresh_dir("folded-infos-link");
+        std::fs::create_dir_all(dir.join("a")).unwrap();
+        std::fs::copy(common::repo().join("fixtures/rules/BAT006/deepspeed_no_world.json"), dir.join("a/ds.json")).unwrap();
+        std::os::unix::fs::symlink("a", dir.join("b")).unwrap();
+        std::fs::create_dir(dir.join(".git")).unwrap();
+        let single = human_counts(&common::trainlint_in(&dir, &["check", "--exit-zero", "a"]));
+        assert!(single.0 > 0, "the fixture gives an info: {single:?}");
+        let both = common::trainlint_in(&dir, &["check", "--exit-zero", "a/ds.json", "b/ds.json"]);
+        let both_json: serde_json::Value =
+            serde_json::from_str(&common::stdout(&common::trainlint_in(&dir, &["check", "--exit-zero", "--output-format", "json", "a/ds.json", "b/ds.json"])))
+                .unwrap();
+        assert_eq!(human_counts(&both), single, "{}", common::stdout(&both));
+        assert_eq!(json_counts(&both_json), single);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
