@@ -139,11 +139,8 @@ impl Loader {
         distinct.sort();
         distinct.dedup();
         let mut folders = HashMap::new();
-        let mut canonical: Vec<PathBuf> = distinct.into_iter().map(|r| canonical_folder_cached(r, &mut folders).unwrap_or_else(|| r.clone())).collect();
-        canonical.sort();
-        canonical.dedup();
-        let outermost = cover(&canonical);
-        Loader { roots: Arc::new(canonical), outermost: Arc::new(outermost), ..self }
+        let canonical: Vec<PathBuf> = distinct.into_iter().map(|r| canonical_folder_cached(r, &mut folders).unwrap_or_else(|| r.clone())).collect();
+        self.with_canonical_roots(&canonical)
     }
 
     /// `with_roots` for roots already canonical (`settings::project_roots` resolves each).
