@@ -561,7 +561,7 @@ fn collect_discovered(
     settings.loader = settings.loader.for_pass(overlay.clone());
     let excludes = Excludes::new(&settings.root, settings.exclude.as_deref(), &settings.extend_exclude)?;
     // A path with its text in the overlay and nothing on disk is stdin's (`check -`).
-    // (An empty overlay, the usual case, holds none: no `stat` a named path.)
+    // (An empty overlay, the usual case, holds none: then no named path is looked up on disk here.)
     let in_memory =
         paths.iter().filter(|p| !overlay.is_empty() && !p.exists() && overlay.contains_key(&crate::load::loader::overlay_key(p))).cloned().collect();
     let walk = discover::Walk { excludes, force_exclude, shell: true, respect_gitignore: settings.respect_gitignore, in_memory };
@@ -780,8 +780,9 @@ fn check_group(files: Vec<discover::SourcePath>, settings: &Settings, revision: 
             (kept.into_boxed_slice(), folded.into_boxed_slice())
         },
     })?;
-    // The files are linted: the run's lookups (folders, launch scripts, Hydra primaries) are
-    // not needed to gather what was found, and are as large as the lists gathered (100× the corpus).
+    // The files are linted: the run's lookups (launch scripts, folder listings, Hydra primaries)
+    // are not needed to gather what was found, and are as large as the lists gathered (100× the
+    // corpus); the folders' canonical paths stay (`Loader::forget`).
     settings.loader.forget();
     // Sized once: growing by doubling would hold up to twice the findings at the end.
     let mut diagnostics: Vec<Diagnostic> = Vec::with_capacity(reports.iter().flatten().map(|r| r.diagnostics_and_folded.0.len()).sum());
