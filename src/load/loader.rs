@@ -489,7 +489,8 @@ impl Loader {
             },
             |path, resolved| {
                 let kept = match resolved {
-                    Some(canonical) if canonical == path => Canonical::Same,
+                    // Byte for byte (`Path`'s equality would call `a/./b` and `a/b` the same).
+                    Some(canonical) if canonical.as_os_str() == path.as_os_str() => Canonical::Same,
                     Some(canonical) => Canonical::Other(canonical.into_boxed_path()),
                     None => Canonical::Missing,
                 };
