@@ -58,10 +58,8 @@ pub fn check(checker: &mut Checker, document: &Document, root: &Node, settings: 
     let Some(entry) = root.entry("bfloat16") else { return };
     // A project that states no DeepSpeed version gets an info that says it assumes the latest
     // release (issue 25), one pinned below 0.6.0 nothing.
-    let unstated = match versions::at_least(settings, DEEPSPEED, document.source.path(), &Version::new(&[0, 6])) {
-        Ok((false, _)) => return,
-        Ok((true, _)) => false,
-        Err(undecided) => undecided.is_empty(),
+    let Some(unstated) = super::unstated_if_applies(versions::at_least(settings, DEEPSPEED, document.source.path(), &Version::new(&[0, 6]))) else {
+        return;
     };
     let message = if unstated {
         "DeepSpeed's `bfloat16` section is now `bf16` (assuming the latest DeepSpeed: the project states no DeepSpeed version)".to_owned()

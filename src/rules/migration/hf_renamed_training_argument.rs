@@ -74,11 +74,10 @@ pub fn check(checker: &mut Checker, document: &Document, root: &Node, settings: 
         // says it assumes the latest release (issue 25), one pinned below 4.41 nothing.
         let mut unstated = false;
         if old == "evaluation_strategy" {
-            match versions::at_least(settings, HF_TRAINER, document.source.path(), &Version::new(&[4, 41])) {
-                Ok((false, _)) => continue,
-                Ok((true, _)) => {}
-                Err(undecided) => unstated = undecided.is_empty(),
-            }
+            let Some(assumed) = super::unstated_if_applies(versions::at_least(settings, HF_TRAINER, document.source.path(), &Version::new(&[4, 41]))) else {
+                continue;
+            };
+            unstated = assumed;
         }
         let message = if unstated {
             format!("transformers renamed `{old}` to `{new}` (assuming the latest transformers: the project states no transformers version)")

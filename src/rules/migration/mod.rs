@@ -51,10 +51,19 @@ pub(crate) fn rename_key(document: &Document, entry: &Entry, new: &str) -> Edit 
 pub(crate) fn lightning_applies(settings: &Settings, document: &Document, version: &[u64]) -> Option<bool> {
     use crate::resolve::versions;
     use crate::schema::version::Version;
-    match versions::at_least(settings, LIGHTNING, document.source.path(), &Version::new(version)) {
+    unstated_if_applies(versions::at_least(settings, LIGHTNING, document.source.path(), &Version::new(version))).map(|unstated| !unstated)
+}
+
+/// What `versions::at_least` (or `at_least_of`) for the release that made a change means for a
+/// migration's finding (issue 25): `None` when the project states an older release (no finding),
+/// `Some(false)` when it states that release or later, or a range that allows both (the rule's
+/// severity), `Some(true)` when it states no version at all (an info that says it assumes the
+/// latest release). Every version-gated migration reads its finding from here.
+pub(crate) fn unstated_if_applies(found: Result<(bool, crate::resolve::versions::Declared), Vec<crate::resolve::versions::Declared>>) -> Option<bool> {
+    match found {
         Ok((false, _)) => None,
-        Ok((true, _)) => Some(true),
-        Err(undecided) => Some(!undecided.is_empty()),
+        Ok((true, _)) => Some(false),
+        Err(undecided) => Some(undecided.is_empty()),
     }
 }
 

@@ -68,10 +68,8 @@ pub fn check(checker: &mut Checker, document: &Document, root: &Node, settings: 
     // Asked only when the file sets an old name: most files do not.
     let mut unstated = None;
     walk(checker, document, root, &mut || {
-        *unstated.get_or_insert_with(|| match versions::at_least_of(settings, TORCH.0, TORCH.1, document.source.path(), &Version::new(&[2, 9])) {
-            Ok((false, _)) => None,
-            Ok((true, _)) => Some(false),
-            Err(undecided) => Some(undecided.is_empty()),
+        *unstated.get_or_insert_with(|| {
+            super::unstated_if_applies(versions::at_least_of(settings, TORCH.0, TORCH.1, document.source.path(), &Version::new(&[2, 9])))
         })
     });
 }
