@@ -66,6 +66,17 @@ struct Memo {
 
 type MemoValue = Arc<dyn Any + Send + Sync>;
 
+/// Where `Loader::in_canonical_folder` found a path.
+enum InFolder {
+    /// No folder to resolve apart (a bare name, a root, a path ending in `..` or `.`): the
+    /// system resolves it whole.
+    Whole,
+    /// Its folder does not resolve.
+    FolderMissing,
+    /// Its folder's canonical path joined with its name, and what `lstat` says there.
+    At(PathBuf, std::io::Result<std::fs::Metadata>),
+}
+
 /// A folder's canonical path, as `canonical_folder` keeps it.
 enum Canonical {
     /// The folder's own path (no link, no `..`): not stored twice.
@@ -198,7 +209,7 @@ impl Loader {
         }
         // Resolved once (`is_inside_project` would resolve it again).
         let (resolved, seen) = match self.canonical_seen(path) {
-            Some((canonical, seen)) => (Some(canonical), seen),
+            Some((canonical, seen)) => (Some(canonical), Some(seen)),
             None => (self.resolved(path), None),
         };
         match resolved {
@@ -445,33 +456,36 @@ impl Loader {
     /// and `check` asks for several per file). The last component is still looked at each
     /// time (a link is followed, a missing file is `None`), so the answer is the same.
     fn canonical_on_disk(&self, path: &Path) -> Option<PathBuf> {
-        let (Some(folder), Some(name)) = (path.parent().filter(|p| !p.as_os_str().is_empty()), path.file_name()) else {
-            return std::fs::canonicalize(path).ok();
-        };
-        if path.components().next_back().is_some_and(|c| !matches!(c, std::path::Component::Normal(_))) {
-            return std::fs::canonicalize(path).ok();
-        }
-        let folder = self.canonical_folder(folder)?;
-        let candidate = folder.join(name);
-        match std::fs::symlink_metadata(&candidate) {
-            Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(&candidate).ok(),
-            Ok(_) => Some(candidate),
-            Err(_) => None,
+        match self.in_canonical_folder(path) {
+            InFolder::Whole => std::fs::canonicalize(path).ok(),
+            InFolder::FolderMissing | InFolder::At(_, Err(_)) => None,
+            InFolder::At(candidate, Ok(meta)) if meta.file_type().is_symlink() => std::fs::canonicalize(&candidate).ok(),
+            InFolder::At(candidate, Ok(_)) => Some(candidate),
         }
     }
 
     /// The canonical path of a file on disk that is not a link, and what `lstat` said of it;
     /// `None` for a link, a path at a revision, or one `canonical_on_disk` resolves whole.
-    fn canonical_seen(&self, path: &Path) -> Option<(PathBuf, Option<std::fs::Metadata>)> {
-        if !matches!(self.origin, Origin::Disk) || !matches!(path.components().next_back(), Some(std::path::Component::Normal(_))) {
+    fn canonical_seen(&self, path: &Path) -> Option<(PathBuf, std::fs::Metadata)> {
+        if !matches!(self.origin, Origin::Disk) {
             return None;
         }
-        let (folder, name) = (path.parent().filter(|p| !p.as_os_str().is_empty())?, path.file_name()?);
-        let candidate = self.canonical_folder(folder)?.join(name);
-        match std::fs::symlink_metadata(&candidate) {
-            Ok(meta) if !meta.file_type().is_symlink() => Some((candidate, Some(meta))),
+        match self.in_canonical_folder(path) {
+            InFolder::At(candidate, Ok(meta)) if !meta.file_type().is_symlink() => Some((candidate, meta)),
             _ => None,
         }
+    }
+
+    /// `path`'s last component in its folder's canonical path, and what `lstat` says of it.
+    fn in_canonical_folder(&self, path: &Path) -> InFolder {
+        let (Some(folder), Some(name)) = (path.parent().filter(|p| !p.as_os_str().is_empty()), path.file_name()) else { return InFolder::Whole };
+        if !matches!(path.components().next_back(), Some(std::path::Component::Normal(_))) {
+            return InFolder::Whole;
+        }
+        let Some(folder) = self.canonical_folder(folder) else { return InFolder::FolderMissing };
+        let candidate = folder.join(name);
+        let meta = std::fs::symlink_metadata(&candidate);
+        InFolder::At(candidate, meta)
     }
 
     /// `std::fs::canonicalize` of a folder, kept for the run, each folder resolved from its
