@@ -397,6 +397,22 @@ pub(crate) fn from_header(settings: &Settings, display: &str, text: &str, config
     Some(Header { world: world.map(|w| (w, format!("{display}:{line} (the config's header comment: {what})"))), accelerate })
 }
 
+/// Whether a header command may name a config whose file stem is `file_stem`: its last
+/// component is the stem, so the command holds the stem as written, or builds it. Only a
+/// variable, a substitution (`$`, a backtick) or a brace list (`{a,b}`) builds new text; quotes
+/// and backslashes only go away (`'8B_full'`, `8B\_full`), so without those the stem is in the
+/// command once they are taken out. Prose with an apostrophe is then not read as shell.
+fn may_name(command: &str, file_stem: Option<&str>) -> bool {
+    let quoting = |c: char| matches!(c, '\'' | '"' | '\\');
+    let builds = command.bytes().any(|b| matches!(b, b'$' | b'`' | b'{'));
+    match file_stem {
+        Some(stem) if !stem.contains(quoting) => builds || command.contains(stem) || (command.contains(quoting) && command.replace(quoting, "").contains(stem)),
+        // A stem with a quote or a backslash in it: any quoting may build it.
+        Some(stem) => builds || command.contains(stem) || command.contains(quoting),
+        None => builds || command.contains(quoting),
+    }
+}
+
 /// The launches in a config's leading comment block that name the config (`--config` or a
 /// positional path, as a path or a torchtune config name, with or without `.yaml`), each with
 /// the comment line its command starts on and the folder it is run from as the path it writes
@@ -431,9 +447,8 @@ fn header_launches(text: &str, config: &Path) -> Vec<(usize, Launch, Option<Path
         }
         command.push_str(body.trim_start_matches("$ "));
         // Only a command that names this config counts, and its name is written out unless the
-        // shell builds it (a variable, a substitution, quotes or escapes inside a word): most
-        // header comments are prose and licences, not worth reading as shell.
-        let may_name_this = file_stem.is_some_and(|s| command.contains(s)) || command.bytes().any(|b| matches!(b, b'$' | b'`' | b'\'' | b'"' | b'\\'));
+        // shell builds it: most header comments are prose and licences, not worth reading as shell.
+        let may_name_this = may_name(&command, file_stem);
         for launch in if may_name_this { launches(&command) } else { Vec::new() } {
             let Some(written) = launch.configs.iter().map(|c| written_stem(c)).find(|w| names_this(w)) else { continue };
             let run_from = config.ancestors().nth(written.components().count()).map(Path::to_path_buf);
@@ -446,8 +461,25 @@ fn header_launches(text: &str, config: &Path) -> Vec<(usize, Launch, Option<Path
 
 #[cfg(test)]
 mod tests {
-    use super::{header_launches, markdown_shell};
+    use super::{header_launches, markdown_shell, may_name};
     use std::path::Path;
+
+    /// A header line is read as shell only when it may name the config: prose with an apostrophe
+    /// or quotes is not; the stem written out, quoted, escaped or built (a variable, a brace list) is.
+    #[test]
+    fn a_header_line_is_read_as_shell_only_when_it_may_name_the_config() {
+        let stem = Some("8B_full");
+        assert!(!may_name("This config assumes that you've run \"tune download\" first", stem));
+        assert!(!may_name("tune download meta-llama/Llama-3.1-8B --ignore-patterns \"original/consolidated.00.pth\"", stem));
+        assert!(may_name("tune run full_finetune_distributed --config llama3/8B_full", stem));
+        assert!(may_name("tune run full_finetune_distributed --config 'llama3/8B_\"full\"'", stem));
+        assert!(may_name("tune run full_finetune_distributed --config llama3/8B\\_full", stem));
+        assert!(may_name("tune run full_finetune_distributed --config $CONFIG", stem));
+        assert!(may_name("tune run full_finetune_distributed --config llama3/8B_{full,lora}", stem));
+        assert!(!may_name("tune run full_finetune_distributed --config llama3/8B_lora", stem));
+        // A stem with a quote in it: any quoting may build it.
+        assert!(may_name("python train.py 'it'\\''s.yaml'", Some("it's")));
+    }
 
     /// The launch a header comment shows, read as a script's line would be: LLaMA-Factory's
     /// `examples/ascend/qwen3_5moe_lora_sft_fsdp2.yaml` (an accelerate config, continued over

@@ -42,7 +42,7 @@ fn collect<'a>(node: &'a Node, out: &mut Vec<(String, &'a Node)>) {
         Value::Seq(items) => items.iter().for_each(|item| collect(item, out)),
         Value::Str(text) => {
             for variable in VARIABLES {
-                if text.starts_with(&format!("{variable}=")) {
+                if text.strip_prefix(variable).is_some_and(|rest| rest.starts_with('=')) {
                     out.push((variable.to_owned(), node));
                 }
             }

@@ -93,7 +93,7 @@ fn walk(checker: &mut Checker, document: &Document, node: &Node, applies: &mut d
         Value::Seq(items) => items.iter().for_each(|item| walk(checker, document, item, applies)),
         Value::Str(text) if node.alias.is_none() => {
             for old in OLD {
-                if text.starts_with(&format!("{old}=")) {
+                if text.strip_prefix(old).is_some_and(|rest| rest.starts_with('=')) {
                     let raw = document.source.text().get(node.span.clone()).unwrap_or("");
                     if let Some(offset) = raw.find(old)
                         && let Some(unstated) = applies()
