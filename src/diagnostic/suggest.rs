@@ -89,6 +89,28 @@ fn bounded_levenshtein(a: &[char], b: &[char], bound: usize, row: &mut Vec<usize
 /// knows (`KnownKeys::keys`), for SCH003's near-miss search.
 pub(crate) struct NormalizedKeys {
     keys: Vec<Vec<char>>,
+    /// Each key's `char_classes`.
+    classes: Vec<u64>,
+}
+
+/// The classes of the characters in a name, one bit each (`a`–`z`, `0`–`9`, and the rest by
+/// code point in 28 more). Each class one name has and the other lacks needs an edit of its
+/// own, so the larger count of such classes is a lower bound of the edit distance: names with
+/// no letter in common are told apart without computing it.
+fn char_classes(name: &[char]) -> u64 {
+    name.iter().fold(0, |mask, &c| {
+        let bit = match c {
+            'a'..='z' => c as u32 - 'a' as u32,
+            '0'..='9' => 26 + (c as u32 - '0' as u32),
+            _ => 36 + c as u32 % 28,
+        };
+        mask | 1 << bit
+    })
+}
+
+/// `char_classes`' lower bound of the edit distance of two names.
+fn classes_apart(a: u64, b: u64) -> usize {
+    (a & !b).count_ones().max((b & !a).count_ones()) as usize
 }
 
 /// Normalised key sets by the address and length of their static slice (a
@@ -102,7 +124,9 @@ impl NormalizedKeys {
         let mut cache = NORMALIZED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         cache.get_or_insert_with(HashMap::new).entry(slot).or_insert_with(|| {
             // One per distinct key set (a handful of dialect tables): kept for the process.
-            Box::leak(Box::new(NormalizedKeys { keys: keys.iter().map(|k| normalized_chars(k).collect()).collect() }))
+            let keys: Vec<Vec<char>> = keys.iter().map(|k| normalized_chars(k).collect()).collect();
+            let classes = keys.iter().map(|k| char_classes(k)).collect();
+            Box::leak(Box::new(NormalizedKeys { keys, classes }))
         })
     }
 
@@ -111,10 +135,14 @@ impl NormalizedKeys {
         scratch.key.clear();
         scratch.key.extend(normalized_chars(key));
         let key = &scratch.key;
-        self.keys.iter().any(|k| {
-            // Two names whose lengths differ by more than `max_edits` are further apart:
-            // skip the distance (most keys of a config are far from all known ones).
-            key.len().abs_diff(k.len()) <= max_edits && (key == k || bounded_levenshtein(key, k, max_edits, &mut scratch.row) <= max_edits)
+        let classes = char_classes(key);
+        self.keys.iter().zip(&self.classes).any(|(k, &k_classes)| {
+            // Two names whose lengths differ by more than `max_edits`, or with more than
+            // `max_edits` character classes apart, are further apart: skip the distance (most
+            // keys of a config are far from all known ones).
+            key.len().abs_diff(k.len()) <= max_edits
+                && classes_apart(classes, k_classes) <= max_edits
+                && (key == k || bounded_levenshtein(key, k, max_edits, &mut scratch.row) <= max_edits)
         })
     }
 }
@@ -225,6 +253,23 @@ mod tests {
             reversed.reverse();
             assert_eq!(suggest(unknown, &reversed), reference_suggest(unknown, &reversed), "{unknown}");
         }
+    }
+
+    /// The character classes' bound never exceeds the edit distance (so skipping by it never
+    /// drops a near miss), and it does tell names apart.
+    #[test]
+    fn character_classes_bound_the_edit_distance() {
+        let mut apart = 0;
+        for a in WORDS.iter().chain(&["ßtraße", "naïve_ключ", "a.b/c", "x-1_y"]) {
+            for b in WORDS.iter().chain(&["strasse", "naive_key", "ab/c", "x1y"]) {
+                let (na, nb): (Vec<char>, Vec<char>) = (normalized_chars(a).collect(), normalized_chars(b).collect());
+                let bound = classes_apart(char_classes(&na), char_classes(&nb));
+                let distance = reference_levenshtein(&na.iter().collect::<String>(), &nb.iter().collect::<String>());
+                assert!(bound <= distance, "{a} / {b}: bound {bound} > distance {distance}");
+                apart += usize::from(bound > 2);
+            }
+        }
+        assert!(apart > 100, "the bound skips most pairs: {apart}");
     }
 
     static KEYS: [&str; 4] = ["micro_batch", "accumulation", "global_batch", "lr"];

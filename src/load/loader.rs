@@ -159,7 +159,8 @@ impl Loader {
         let mut canonical = roots.to_vec();
         canonical.sort();
         canonical.dedup();
-        let outermost = cover(&canonical);
+        let mut outermost = cover(&canonical);
+        outermost.sort_by(|a, b| separator_first(a, b));
         Loader { roots: Arc::new(canonical), outermost: Arc::new(outermost), ..self }
     }
 
@@ -186,7 +187,10 @@ impl Loader {
     pub(crate) fn outermost_holding(&self, canonical: &Path) -> Option<&Path> {
         // Sorted, and no root of `outermost` under another: the only one that can hold it is
         // the last one not after it (a root sorts before everything under it).
-        let after = self.outermost.partition_point(|root| root.as_path() <= canonical);
+        // Compared as bytes with the separator first (`separator_first`), which orders canonical
+        // paths as `Path` does (component by component) without splitting them into components
+        // at each step: `check` asks for every file it reads and every launch it links.
+        let after = self.outermost.partition_point(|root| separator_first(root, canonical).is_le());
         after.checked_sub(1).map(|at| self.outermost[at].as_path()).filter(|root| canonical.starts_with(root))
     }
 
@@ -635,6 +639,18 @@ fn cover(sorted: &[PathBuf]) -> Vec<PathBuf> {
     kept
 }
 
+/// The order of two paths' bytes with `/` before every other byte: for normalised paths (no
+/// `.`, no doubled or trailing separator, as canonical ones are) the order `Path` gives component
+/// by component (`a/b` < `a/b/c` < `a-b`), at the cost of comparing bytes.
+fn separator_first(a: &Path, b: &Path) -> std::cmp::Ordering {
+    let (a, b) = (a.as_os_str().as_encoded_bytes(), b.as_os_str().as_encoded_bytes());
+    let rank = |byte: u8| if byte == b'/' { 0 } else { u16::from(byte) + 1 };
+    match a.iter().zip(b).position(|(x, y)| x != y) {
+        Some(at) => rank(a[at]).cmp(&rank(b[at])),
+        None => a.len().cmp(&b.len()),
+    }
+}
+
 fn parent(path: &Path) -> &Path {
     path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."))
 }
@@ -807,6 +823,12 @@ mod tests {
             let probe = Path::new(probe);
             assert_eq!(cover(&roots).iter().any(|r| probe.starts_with(r)), roots.iter().any(|r| probe.starts_with(r)), "{probe:?}");
         }
+        // Bytes with the separator first order normalised paths as `Path` does.
+        let mut sorted = paths(&["/r/a/b", "/r/a", "/r/a-b", "/r/a/c/d", "/s", "/r/ab/x", "/r/ab", "/r/a/b-c", "/r/a b", "/r/a.b", "/", "/r/a0"]);
+        let mut by_bytes = sorted.clone();
+        sorted.sort();
+        by_bytes.sort_by(|a, b| separator_first(a, b));
+        assert_eq!(by_bytes, sorted);
         // The loader's search (a binary search of the cover) finds the outermost root holding a path.
         let loader = Loader::disk().with_roots(&paths(&[
             "/nonexistent-trainlint/r/a/b",

@@ -376,8 +376,11 @@ pub(crate) struct Header {
 pub(crate) fn from_header(settings: &Settings, display: &str, text: &str, config: &Path) -> Option<Header> {
     let mut best: Option<(Option<u64>, usize, String, Option<PathBuf>)> = None;
     for (line, launch, run_from) in header_launches(text, config) {
-        let starts: Vec<PathBuf> = run_from.into_iter().chain(project_roots(settings)).collect();
-        let accelerate = accelerate_file(settings, &starts, &launch);
+        // The folders it may run from, only for a launch that names an accelerate config.
+        let accelerate = launch.accelerate_config.as_ref().and_then(|_| {
+            let starts: Vec<PathBuf> = run_from.into_iter().chain(project_roots(settings)).collect();
+            accelerate_file(settings, &starts, &launch)
+        });
         let (world, what) = match launch.world {
             Some(w) => (Some(w), launch.what.clone()),
             None => match accelerate.as_deref().and_then(|file| accelerate_world(settings, file, &launch)) {
