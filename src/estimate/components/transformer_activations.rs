@@ -198,8 +198,9 @@ impl MemoryComponent for TransformerActivations {
 ///   the normalised input, 16-bit where the norm casts before weighting (`Qwen3RMSNorm`:
 ///   `self.weight * hidden_states.to(input_dtype)`, 2 B), fp32 where it weights first
 ///   (`Olmo3RMSNorm`: `(self.weight * hidden_states).to(input_dtype)`; Gemma 3's
-///   `output * (1.0 + self.weight.float())`, 4 B). The RoPE that follows keeps no copy of q or k
-///   (its products save `cos` and `sin`):
+///   `output * (1.0 + self.weight.float())`; litgpt's own `RMSNorm` for every model,
+///   `litgpt/model.py`: `(x_normed * weight.float()).to(dtype=dtype)`: 4 B). The RoPE that
+///   follows keeps no copy of q or k (its products save `cos` and `sin`):
 ///   s·(q_dim + kv_dim)·(4, 6 or 8 B). Measured: Qwen3-1.7B LoRA r16 without checkpointing, 4 × 2,048
 ///   tokens (data/measured_h200.json `lora-q3-r16-all-bf16-mixed-s2048-m4-nockpt`), 45.88 GiB
 ///   allocated against 43.12 GiB estimated without them, 45.75 GiB with;
@@ -236,7 +237,7 @@ pub fn per_layer(e: &crate::model::Entry, run: &Run, s: f64) -> f64 {
     // q, k, v and the SDPA output it saves; the output projection's own input copy when trained.
     let attention = 2.0 * s * (if frozen { 2.0 } else { 3.0 } * q + 2.0 * kv);
     // The q/k norms' fp32 inputs, and a trained weight's normalised operand (see above).
-    let weights_first = gemma || e.architecture.starts_with("olmo");
+    let weights_first = gemma || e.architecture.starts_with("olmo") || run.resolved.detection.dialect.name() == "litgpt";
     let per_qk_element = match (frozen, weights_first) {
         (true, _) => 4.0,
         (false, true) => 8.0,
