@@ -260,8 +260,9 @@ fn estimates_match_our_measured_peaks() {
     assert!(oom_missed.is_empty(), "a measured OOM predicted to fit: {oom_missed:?}");
     let worst = all.iter().copied().fold(0.0, f64::max);
     let med = median(&mut all);
-    // Reached 2026-11-26: median 0.018, worst 0.226 (GPT-2's gelu_new, not modelled).
-    assert!(med <= 0.03, "median |ratio − 1| = {med:.3} (was 0.018)");
+    // Reached 2026-11-26: median 0.018, worst 0.226 (GPT-2's gelu_new, not modelled); 0.017 since
+    // the q/k norms' saved inputs are counted (Qwen3-1.7B LoRA without checkpointing 0.94 → 1.00).
+    assert!(med <= 0.03, "median |ratio − 1| = {med:.3} (was 0.017)");
     assert!(worst <= 0.25, "worst |ratio − 1| = {worst:.3} (was 0.226)");
 }
 

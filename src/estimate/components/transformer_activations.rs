@@ -190,6 +190,20 @@ impl MemoryComponent for TransformerActivations {
 ///   Gemma's also its fp32 normalised input (10 B);
 /// - attention: the 16-bit q, k and v after RoPE that SDPA saves, its output, and the
 ///   output projection's input: 2·s·(3·q_dim + 2·kv_dim);
+/// - q/k norms (`extra.qk_norm`: Qwen3, Gemma 3, OLMo 2/3, Apertus, Hunyuan, ...): an RMSNorm on
+///   every element of the q and k projections' outputs, over head_dim or the whole projection
+///   alike, whose fp32 upcast `pow` and the product with the reciprocal RMS save (4 B), as the
+///   block norms' (transformers `modeling_qwen3.py` `Qwen3RMSNorm`, `modeling_olmo3.py`
+///   `Olmo3RMSNorm`: `hidden_states.to(torch.float32)`); a trained norm weight's product also keeps
+///   the normalised input, 16-bit where the norm casts before weighting (`Qwen3RMSNorm`:
+///   `self.weight * hidden_states.to(input_dtype)`, 2 B), fp32 where it weights first
+///   (`Olmo3RMSNorm`: `(self.weight * hidden_states).to(input_dtype)`; Gemma 3's
+///   `output * (1.0 + self.weight.float())`; litgpt's own `RMSNorm` for every model,
+///   `litgpt/model.py`: `(x_normed * weight.float()).to(dtype=dtype)`: 4 B). The RoPE that
+///   follows keeps no copy of q or k (its products save `cos` and `sin`):
+///   s·(q_dim + kv_dim)·(4, 6 or 8 B). Measured: Qwen3-1.7B LoRA r16 without checkpointing, 4 × 2,048
+///   tokens (data/measured_h200.json `lora-q3-r16-all-bf16-mixed-s2048-m4-nockpt`), 45.88 GiB
+///   allocated against 43.12 GiB estimated without them, 45.75 GiB with;
 /// - MLP: gated — gate and up outputs, the activation's output and the product
 ///   (4 × 2·s·i); plain — the up projection's output and the activation's (2 × 2·s·i).
 ///   A MoE layer routes each token through `active` experts of its intermediate size.
@@ -222,6 +236,21 @@ pub fn per_layer(e: &crate::model::Entry, run: &Run, s: f64) -> f64 {
     let norms = e.extra.norms_per_layer.unwrap_or(2) as f64 * per_norm * s * h;
     // q, k, v and the SDPA output it saves; the output projection's own input copy when trained.
     let attention = 2.0 * s * (if frozen { 2.0 } else { 3.0 } * q + 2.0 * kv);
+    // The q/k norms' fp32 inputs, and a trained weight's normalised operand (see above).
+    let weights_first = gemma || e.architecture.starts_with("olmo") || run.resolved.detection.dialect.name() == "litgpt";
+    let per_qk_element = match (frozen, weights_first) {
+        (true, _) => 4.0,
+        (false, true) => 8.0,
+        (false, false) => 6.0,
+    };
+    // Qwen3-Next / Qwen3.5: only the full-attention layers (one in `full_attention_interval`) have
+    // them; their Gated DeltaNet layers normalise q and k inside the kernel
+    // (`use_qk_l2norm_in_kernel=True`), which autograd does not see. `per_layer` is a layer's mean.
+    let attention_share = match &e.extra.linear_attention {
+        Some(la) if la.full_attention_interval > 0 => (e.num_layers / la.full_attention_interval) as f64 / e.num_layers.max(1) as f64,
+        _ => 1.0,
+    };
+    let qk_norm = if e.extra.qk_norm.is_some() { per_qk_element * s * (q + kv) * attention_share } else { 0.0 };
     // Gated: gate and up outputs, the activation's output, and (trained down projection) the product.
     let (gated, plain) = if frozen { (6.0, 2.0) } else { (8.0, 4.0) };
     let mlp = mlp_bytes(e, s, gated, plain);
@@ -246,7 +275,7 @@ pub fn per_layer(e: &crate::model::Entry, run: &Run, s: f64) -> f64 {
     } else {
         0.0
     };
-    norms + attention + mlp + lora + old_bnb
+    norms + attention + qk_norm + mlp + lora + old_bnb
 }
 
 /// The 16-bit bytes a frozen layer's MLP keeps per sample (see `per_layer`).
