@@ -305,6 +305,12 @@ impl BatchView {
     /// the problem on a world of 1 is the view's problem (no other world does
     /// better: a value that floors or mismatches there does so for every W).
     fn reason_over_worlds(&mut self, semantics: BatchSemantics) {
+        self.reason_over_worlds_trying(semantics, true);
+    }
+
+    /// `reason_over_worlds`; `only_divisors`: with a global batch, only the worlds that divide
+    /// it are derived (the tests compare with every world derived).
+    fn reason_over_worlds_trying(&mut self, semantics: BatchSemantics, only_divisors: bool) {
         // Sorted, without repeats (a list: a set of 1,024 was a tenth of this function).
         let mut tried: Vec<u64> = (1..=MAX_REASONED_WORLD).collect();
         if let Some(global) = self.global_batch.filter(|g| *g > 0) {
@@ -359,7 +365,15 @@ impl BatchView {
                 return;
             }
         }
-        for world in &tried {
+        // With a global batch, each derivation but the flooring ones holds only on a world that
+        // divides it (micro × accumulation × W = global; global ÷ W split over the world), so
+        // the other worlds are not derived: a config with a global batch tried 1,024 of them.
+        let divides = match self.global_batch.filter(|g| *g > 0) {
+            Some(global) if only_divisors && semantics.global_split_over_world => Some(global),
+            Some(global) if only_divisors && !semantics.accumulation_floors && !semantics.global_batch_per_process && !self.batch_auto() => Some(global),
+            _ => None,
+        };
+        for world in tried.iter().filter(|w| divides.is_none_or(|global| global.is_multiple_of(**w))) {
             let trial = on(*world);
             if trial.problem.is_none() {
                 any_holds = true;
@@ -522,7 +536,8 @@ impl BatchView {
             return;
         }
         let device = global / world;
-        if let Some(micro) = self.micro_batch.filter(|m| *m > 0) {
+        // A global batch of 0 (SCH002 reports it) splits into nothing to derive.
+        if let Some(micro) = self.micro_batch.filter(|m| *m > 0 && device > 0) {
             // A micro batch above the device batch is lowered to it: one micro batch per step.
             self.derived.insert(Role::Accumulation, device.div_ceil(micro.min(device)));
             self.effective_batch = Some(global);
@@ -628,6 +643,37 @@ mod tests {
         v.effective_batch = None;
         v.reason_over_worlds(crate::dialects::deepspeed::DEEPSPEED.batch());
         (v.worlds, v.problem)
+    }
+
+    /// Trying only the divisors of the global batch finds what trying every world finds, for
+    /// every kind of derivation.
+    #[test]
+    fn trying_the_divisors_finds_what_trying_every_world_finds() {
+        let kinds = [
+            BatchSemantics::default(),
+            BatchSemantics { global_batch_per_process: true, ..BatchSemantics::default() },
+            BatchSemantics { accumulation_floors: true, ..BatchSemantics::default() },
+            BatchSemantics { global_split_over_world: true, ..BatchSemantics::default() },
+            crate::dialects::deepspeed::DEEPSPEED.batch(),
+        ];
+        let values = [None, Some(0), Some(1), Some(2), Some(3), Some(8), Some(12), Some(96), Some(2048), Some(4096), Some(1 << 40)];
+        for semantics in kinds {
+            for tb in values {
+                for mb in values {
+                    for ga in [None, Some(1), Some(4), Some(3)] {
+                        for auto in [Vec::new(), vec![Role::MicroBatch]] {
+                            let run = |only_divisors: bool| {
+                                let mut v = view(tb, mb, ga, 1);
+                                (v.world_size, v.auto) = (None, auto.clone());
+                                v.reason_over_worlds_trying(semantics, only_divisors);
+                                (v.worlds, v.problem)
+                            };
+                            assert_eq!(run(true), run(false), "{tb:?} {mb:?} {ga:?} {auto:?} {semantics:?}");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Issue 15 item 2: the world sizes for which DeepSpeed's derivation holds.
