@@ -27,6 +27,8 @@ pub struct Settings {
     pub manifest_path: Option<PathBuf>,
     /// Where relative patterns in the manifest start: the manifest's folder, or the working directory.
     pub root: PathBuf,
+    /// What the paths settings were discovered for are (`discover::Named`): the walk reads it.
+    pub(crate) named: crate::load::discover::Named,
     pub selection: RuleSelection,
     /// `--world-size`, else the manifest's `world-size`.
     pub world_size: Option<u32>,
@@ -275,6 +277,7 @@ impl Settings {
             manifest,
             manifest_path,
             root,
+            named: Default::default(),
             selection,
             command_line_selectors: overrides
                 .select
@@ -301,7 +304,8 @@ impl Settings {
         };
         // Not with `--stage`: which findings are the stage's reads each one's stage.
         settings.shed_folded_infos = overrides.report_folds_infos && !settings.show_infos && overrides.stage.is_none();
-        let roots = project_roots(settings.manifest_path.as_deref(), paths);
+        let (roots, named) = project_roots(settings.manifest_path.as_deref(), paths);
+        settings.named = named;
         settings.loader = settings.loader.with_shell_command(settings.manifest.shell.as_ref().and_then(|s| s.command.clone())).with_canonical_roots(&roots);
         for pair in &settings.manifest.pair {
             inside_project(&settings, &pair.deepspeed, "`[[pair]]` file")?;
@@ -408,20 +412,30 @@ fn find_case_insensitive(text: &str, selector: &str) -> Option<String> {
 /// manifest, the git work tree around a checked path instead, when there is
 /// one. Without a manifest and paths: none (the caller adds its own, as
 /// `check` does for the files of a nested manifest).
-pub(crate) fn project_roots(manifest: Option<&Path>, paths: &[PathBuf]) -> Vec<PathBuf> {
+pub(crate) fn project_roots(manifest: Option<&Path>, paths: &[PathBuf]) -> (Vec<PathBuf>, crate::load::discover::Named) {
     let mut roots = Vec::new();
     if let Some(manifest) = manifest {
         let dir = manifest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         roots.extend(std::fs::canonicalize(dir).ok());
     }
-    // Each folder is resolved once, and each folder above it looked at once for `.git`:
-    // pre-commit names hundreds of files in a few folders.
+    // Each path is looked at once (`stat`, kept for the walk), each folder resolved once, and
+    // each folder above it looked at once for `.git`: pre-commit names hundreds of files in a
+    // few folders. (On all cores it took longer: the calls are the kernel's path walks.)
     let mut by_folder: HashMap<&Path, Option<PathBuf>> = HashMap::new();
     let mut has_git: HashMap<PathBuf, bool> = HashMap::new();
     let mut folders = HashMap::new();
+    let mut seen = HashMap::with_capacity(paths.len());
     for path in paths {
+        let kind = std::fs::metadata(path).map(|m| crate::load::discover::Kind::of(&m));
         // A file's folder, not its link's target: a checked link to a file outside is refused as any other.
-        let dir = if path.is_dir() { path.as_path() } else { path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")) };
+        let dir = if matches!(kind, Ok(crate::load::discover::Kind::Folder)) {
+            path.as_path()
+        } else {
+            path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."))
+        };
+        if let Ok(kind) = kind {
+            seen.insert(path.clone(), kind);
+        }
         let root = by_folder.entry(dir).or_insert_with(|| {
             let dir = crate::load::loader::canonical_folder_cached(dir, &mut folders)?;
             // Without a manifest, a checked file's project is its git work tree, when
@@ -436,7 +450,7 @@ pub(crate) fn project_roots(manifest: Option<&Path>, paths: &[PathBuf]) -> Vec<P
         });
         roots.extend(root.clone());
     }
-    roots
+    (roots, crate::load::discover::Named::new(seen))
 }
 
 #[derive(Clone, Copy)]

@@ -564,7 +564,7 @@ fn collect_discovered(
     // (An empty overlay, the usual case, holds none: then no named path is looked up on disk here.)
     let in_memory =
         paths.iter().filter(|p| !overlay.is_empty() && !p.exists() && overlay.contains_key(&crate::load::loader::overlay_key(p))).cloned().collect();
-    let walk = discover::Walk { excludes, force_exclude, shell: true, respect_gitignore: settings.respect_gitignore, in_memory };
+    let walk = discover::Walk { excludes, force_exclude, shell: true, respect_gitignore: settings.respect_gitignore, in_memory, named: settings.named.clone() };
     let files = discover::walk(paths, &walk)?;
     let revision = match baseline {
         Some(name) => {

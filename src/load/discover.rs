@@ -114,11 +114,55 @@ pub struct Walk {
     /// Files whose text is in memory (`check -` with `--stdin-filename`): named
     /// explicitly, checked even when nothing exists at that path on disk.
     pub in_memory: Vec<PathBuf>,
+    /// What settings discovery found the named paths to be (`Named`).
+    pub named: Named,
+}
+
+/// What `stat` (links followed) said of each path named on the command line, asked once per run:
+/// settings discovery places the project roots by it (`settings::project_roots`) and the walk
+/// reads it, instead of asking again for each of the hundreds of files pre-commit names.
+/// A path it does not hold is looked at when asked.
+#[derive(Clone, Debug, Default)]
+pub struct Named(Arc<std::collections::HashMap<PathBuf, Kind>>);
+
+/// What a path names, links followed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    File,
+    Folder,
+    /// A FIFO, a device, a socket.
+    Other,
+}
+
+impl Kind {
+    pub(crate) fn of(metadata: &std::fs::Metadata) -> Kind {
+        if metadata.is_file() {
+            Kind::File
+        } else if metadata.is_dir() {
+            Kind::Folder
+        } else {
+            Kind::Other
+        }
+    }
+}
+
+impl Named {
+    pub(crate) fn new(seen: std::collections::HashMap<PathBuf, Kind>) -> Named {
+        Named(Arc::new(seen))
+    }
+
+    /// What `std::fs::metadata(path)` says `path` is, from what was seen when there is an answer.
+    pub(crate) fn kind(&self, path: &Path) -> std::io::Result<Kind> {
+        match self.0.get(path) {
+            Some(kind) => Ok(*kind),
+            None => std::fs::metadata(path).map(|m| Kind::of(&m)),
+        }
+    }
 }
 
 impl Walk {
     pub fn new(excludes: Excludes) -> Self {
-        Walk { excludes, force_exclude: false, shell: false, respect_gitignore: true, in_memory: Vec::new() }
+        Walk { excludes, force_exclude: false, shell: false, respect_gitignore: true, in_memory: Vec::new(), named: Named::default() }
     }
 }
 
@@ -140,15 +184,15 @@ pub fn walk(paths: &[PathBuf], options: &Walk) -> Result<Vec<SourcePath>, FatalE
             files.push(SourcePath { path: path.clone(), display: display(path), format, explicit: true });
             continue;
         }
-        let metadata = std::fs::metadata(path).map_err(|e| FatalError::Io { path: path.display().to_string(), reason: e.to_string() })?;
-        if !metadata.is_file() && !metadata.is_dir() {
+        let kind = options.named.kind(path).map_err(|e| FatalError::Io { path: path.display().to_string(), reason: e.to_string() })?;
+        if kind == Kind::Other {
             // A FIFO, `/dev/stdin`, `/dev/zero`: refused, never skipped, so a CI job cannot pass having checked nothing.
             return Err(FatalError::Io {
                 path: path.display().to_string(),
                 reason: "not a regular file or a folder (a FIFO, a device or a socket); trainlint checks only regular files".to_owned(),
             });
         }
-        if metadata.is_file() {
+        if kind == Kind::File {
             if options.force_exclude && options.excludes.is_excluded(path) {
                 continue;
             }
