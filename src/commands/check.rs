@@ -913,32 +913,31 @@ fn check_files<T: Send>(files: Vec<discover::SourcePath>, settings: &Settings, k
     let (keep, batches, next, failed) = (&keep, &batches, &next, &failed);
     // Per worker: the batches it linted, each with its place in the input.
     type Linted<T> = Result<Vec<(usize, Vec<T>)>, FatalError>;
+    let work = move || -> Linted<T> {
+        let mut out = Vec::new();
+        loop {
+            let at = next.fetch_add(1, Ordering::Relaxed);
+            if at >= batches.len() || failed.load(Ordering::Relaxed) {
+                return Ok(out);
+            }
+            let part = std::mem::take(&mut *batches[at].lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+            // Sized once (collecting grows by doubling: up to twice the kept files at the end).
+            let mut kept = Vec::with_capacity(part.len());
+            let linted = part.into_iter().try_for_each(|f| linter::lint_file(&f, settings).map(|report| kept.push(keep(report)))).map(|()| kept);
+            match linted {
+                Ok(linted) => out.push((at, linted)),
+                Err(error) => {
+                    failed.store(true, Ordering::Relaxed);
+                    return Err(error);
+                }
+            }
+        }
+    };
+    // This thread is one of the workers: one thread fewer to start.
     let done: Vec<Linted<T>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(move || {
-                    let mut out = Vec::new();
-                    loop {
-                        let at = next.fetch_add(1, Ordering::Relaxed);
-                        if at >= batches.len() || failed.load(Ordering::Relaxed) {
-                            return Ok(out);
-                        }
-                        let part = std::mem::take(&mut *batches[at].lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
-                        // Sized once (collecting grows by doubling: up to twice the kept files at the end).
-                        let mut kept = Vec::with_capacity(part.len());
-                        let linted = part.into_iter().try_for_each(|f| linter::lint_file(&f, settings).map(|report| kept.push(keep(report)))).map(|()| kept);
-                        match linted {
-                            Ok(linted) => out.push((at, linted)),
-                            Err(error) => {
-                                failed.store(true, Ordering::Relaxed);
-                                return Err(error);
-                            }
-                        }
-                    }
-                })
-            })
-            .collect();
-        handles.into_iter().map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+        let handles: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        let mine = work();
+        std::iter::once(mine).chain(handles.into_iter().map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))).collect()
     });
     let mut linted: Vec<(usize, Vec<T>)> = Vec::with_capacity(batches.len());
     for worker in done {
