@@ -473,19 +473,42 @@ pub(crate) fn dedupe_folded(folded: &mut Vec<crate::diagnostic::FoldedInfo>, loa
 
 /// Keeps the first of the findings with the same code, real file and span.
 fn dedupe_by<T>(found: &mut Vec<T>, loader: &load::Loader, key: impl Fn(&T) -> (&'static str, &Arc<crate::source::SourceFile>, &crate::source::Span)) {
-    // Each file's real path is looked up once and numbered (not once per finding, nor kept per
-    // finding: a run of 80,000 files has about as many findings).
-    let mut numbers: HashMap<PathBuf, usize> = HashMap::new();
-    let mut of_file: HashMap<*const crate::source::SourceFile, usize> = HashMap::new();
+    use crate::source::SourceFile;
+    // Each file is numbered once (not once per finding, nor kept per finding: a run of 80,000
+    // files has about as many findings), by its real path's identity: the one its read found
+    // (`SourceFile::identity`), else the path resolved here. Files with one identity are the
+    // same file when their real paths are (a hash shared by two paths is told apart).
+    let mut numbers: HashMap<u64, Vec<(usize, &Arc<SourceFile>)>> = HashMap::new();
+    let mut of_file: HashMap<*const SourceFile, usize> = HashMap::new();
+    let mut count = 0;
+    let real = |file: &SourceFile| loader.canonical(file.path()).unwrap_or_else(|| file.path().to_path_buf());
+    for d in found.iter() {
+        let (_, file, _) = key(d);
+        if of_file.contains_key(&Arc::as_ptr(file)) {
+            continue;
+        }
+        let (identity, mut path) = match file.identity() {
+            0 => {
+                let path = real(file);
+                (crate::source::identity_of(&path), Some(path))
+            }
+            known => (known, None),
+        };
+        let same = numbers.entry(identity).or_default();
+        let number = match same.iter().find(|(_, other)| other.path() == file.path() || real(other) == *path.get_or_insert_with(|| real(file))) {
+            Some((number, _)) => *number,
+            None => {
+                count += 1;
+                same.push((count, file));
+                count
+            }
+        };
+        of_file.insert(Arc::as_ptr(file), number);
+    }
     let mut seen: HashSet<(&'static str, usize, usize, usize)> = HashSet::with_capacity(found.len());
     found.retain(|d| {
         let (code, file, span) = key(d);
-        let file = *of_file.entry(Arc::as_ptr(file)).or_insert_with(|| {
-            let path = loader.canonical(file.path()).unwrap_or_else(|| file.path().to_path_buf());
-            let next = numbers.len();
-            *numbers.entry(path).or_insert(next)
-        });
-        seen.insert((code, file, span.start, span.end))
+        seen.insert((code, of_file[&Arc::as_ptr(file)], span.start, span.end))
     });
 }
 

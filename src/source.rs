@@ -22,6 +22,19 @@ pub struct SourceFile {
     /// Where each line after the first starts (the first at 0): nothing allocated for a
     /// one-line or text-less file.
     line_starts: Vec<usize>,
+    /// `identity_of` the file's canonical path when the read found it (a file on disk, not a
+    /// link, read under project roots); 0 when not: `linter::dedupe` resolves it then.
+    identity: u64,
+}
+
+/// A canonical path's identity: its bytes hashed (SipHash with fixed keys, the same in every
+/// run). Equal paths have equal identities; two files with one are compared by their paths.
+pub(crate) fn identity_of(canonical: &Path) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    canonical.as_os_str().as_encoded_bytes().hash(&mut hasher);
+    // 0 means "not known".
+    hasher.finish().max(1)
 }
 
 impl SourceFile {
@@ -30,7 +43,17 @@ impl SourceFile {
         let line_starts = text.match_indices('\n').map(|(i, _)| i + 1).collect();
         let (path, display): (PathBuf, String) = (path.into(), display.into());
         let path = (path.as_os_str() != display.as_str()).then(|| Arc::from(path));
-        SourceFile { display: Arc::from(display), path, text, line_starts }
+        SourceFile { display: Arc::from(display), path, text, line_starts, identity: 0 }
+    }
+
+    /// The same file, known to be at `canonical` (`identity_of`).
+    pub(crate) fn at_canonical(self, canonical: &Path) -> SourceFile {
+        SourceFile { identity: identity_of(canonical), ..self }
+    }
+
+    /// `identity_of` its canonical path, when the read found it; 0 when not.
+    pub(crate) fn identity(&self) -> u64 {
+        self.identity
     }
 
     pub fn display(&self) -> &str {
@@ -60,7 +83,7 @@ impl SourceFile {
     pub(crate) fn without_text(&self) -> SourceFile {
         static EMPTY: std::sync::OnceLock<Arc<str>> = std::sync::OnceLock::new();
         let text = Arc::clone(EMPTY.get_or_init(|| Arc::from("")));
-        SourceFile { display: Arc::clone(&self.display), path: self.path.clone(), text, line_starts: Vec::new() }
+        SourceFile { display: Arc::clone(&self.display), path: self.path.clone(), text, line_starts: Vec::new(), identity: self.identity }
     }
 
     /// Where the 0-based line `index` starts.

@@ -222,6 +222,13 @@ fn folded_infos_count_what_the_json_report_lists() {
                 .unwrap();
         assert_eq!(human_counts(&both), single, "{}", common::stdout(&both));
         assert_eq!(json_counts(&both_json), single);
+        // A link to the file itself, named with the file: its read finds no real path of its
+        // own (a link), the file's read does; they are still one file.
+        std::os::unix::fs::symlink("a/ds.json", dir.join("c.json")).unwrap();
+        for pair in [["a/ds.json", "c.json"], ["c.json", "a/ds.json"]] {
+            let linked = common::trainlint_in(&dir, &["check", "--exit-zero", pair[0], pair[1]]);
+            assert_eq!(human_counts(&linked), single, "{}", common::stdout(&linked));
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

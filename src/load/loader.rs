@@ -32,7 +32,7 @@
 //!   stage, a `[[pair]]`, a link in the tree) is read outside the project.
 
 use super::git::Revision;
-use super::{Document, Format, LoadError, MAX_FILE_BYTES, MAX_RUN_BYTES, Overlay, load_bytes, shell};
+use super::{Document, Format, LoadError, MAX_FILE_BYTES, MAX_RUN_BYTES, Overlay, shell};
 use crate::source::SourceFile;
 use std::any::Any;
 use std::collections::HashMap;
@@ -205,9 +205,9 @@ impl Loader {
         self.check_inside_seen(path).map(|_| ())
     }
 
-    /// `check_inside`, with what `lstat` said of the file when it is not a link (then it is
-    /// what `stat` of `path` says too: a read need not ask again).
-    fn check_inside_seen(&self, path: &Path) -> std::io::Result<Option<std::fs::Metadata>> {
+    /// `check_inside`, with the file's canonical path and what `lstat` said of it when it is not
+    /// a link (then it is what `stat` of `path` says too: a read need not ask again).
+    fn check_inside_seen(&self, path: &Path) -> std::io::Result<Option<(PathBuf, std::fs::Metadata)>> {
         if self.roots.is_empty() {
             return Ok(None);
         }
@@ -218,7 +218,7 @@ impl Loader {
         };
         match resolved {
             None => return Ok(None),
-            Some(canonical) if self.outermost_holding(&canonical).is_some() => return Ok(seen),
+            Some(canonical) if self.outermost_holding(&canonical).is_some() => return Ok(seen.map(|seen| (canonical, seen))),
             Some(_) => {}
         }
         let shown = self.canonical(path).unwrap_or_else(|| path.to_path_buf());
@@ -286,11 +286,15 @@ impl Loader {
             return Err(self.over_budget());
         }
         let seen = self.check_inside_seen(path)?;
+        let mut canonical = None;
         let bytes = match &self.origin {
             Origin::Disk => {
                 // The type of what the path names, links followed: never open a FIFO or a device.
                 let metadata = match seen {
-                    Some(metadata) => metadata,
+                    Some((at, metadata)) => {
+                        canonical = Some(at);
+                        metadata
+                    }
                     None => std::fs::metadata(path)?,
                 };
                 if metadata.is_dir() {
@@ -327,7 +331,7 @@ impl Loader {
         if len > MAX_FILE_BYTES {
             return Ok(Bounded::TooLarge(len));
         }
-        Ok(Bounded::Read(bytes))
+        Ok(Bounded::Read(bytes, canonical))
     }
 
     /// Texts that replace files on disk (keyed by canonical path); a fresh memo.
@@ -362,14 +366,14 @@ impl Loader {
             Origin::Disk => display.to_owned(),
             Origin::Revision(revision) => format!("{display}@{}", revision.name),
         };
-        let bytes = match self.overlaid(path) {
-            Some(text) => text.into_bytes(),
+        let (bytes, canonical) = match self.overlaid(path) {
+            Some(text) => (text.into_bytes(), None),
             None => match self.read_bounded(path)? {
-                Bounded::Read(bytes) => bytes,
+                Bounded::Read(bytes, canonical) => (bytes, canonical),
                 Bounded::TooLarge(bytes) => return Ok(too_large(path, &display, format, bytes)),
             },
         };
-        let mut document = load_bytes(path, &display, format, bytes);
+        let mut document = super::load_bytes_at(path, canonical.as_deref(), &display, format, bytes);
         if format == Format::Shell
             && let Some(command) = &self.shell_command
             && document.root.is_ok()
@@ -386,7 +390,7 @@ impl Loader {
             return Ok(text);
         }
         match self.read_bounded(path)? {
-            Bounded::Read(bytes) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
+            Bounded::Read(bytes, _) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
             Bounded::TooLarge(bytes) => Err(std::io::Error::new(
                 std::io::ErrorKind::FileTooLarge,
                 format!("file too large: {:.1} MiB (the limit is {} MiB)", bytes as f64 / 1_048_576.0, MAX_FILE_BYTES / 1_048_576),
@@ -554,7 +558,8 @@ impl Loader {
 
 /// What a bounded read found.
 enum Bounded {
-    Read(Vec<u8>),
+    /// The bytes, and the file's canonical path when the check before the read found it.
+    Read(Vec<u8>, Option<PathBuf>),
     /// Over `MAX_FILE_BYTES`: this many bytes (the size, or what was read before stopping).
     TooLarge(u64),
 }

@@ -221,11 +221,20 @@ pub fn load_file(path: &Path, display: &str, format: Format) -> std::io::Result<
 
 /// Parses bytes already read (from disk, or from `git show` for a baseline).
 pub fn load_bytes(path: &Path, display: &str, format: Format, bytes: Vec<u8>) -> Document {
+    load_bytes_at(path, None, display, format, bytes)
+}
+
+/// `load_bytes` for a file read at `canonical` (`SourceFile::identity`).
+pub(crate) fn load_bytes_at(path: &Path, canonical: Option<&Path>, display: &str, format: Format, bytes: Vec<u8>) -> Document {
     let (text, root) = match decode(bytes) {
         Ok(text) => (text, None),
         Err((lossy, error)) => (lossy, Some(error)),
     };
-    let source = Arc::new(SourceFile::new(path, display, text));
+    let source = SourceFile::new(path, display, text);
+    let source = Arc::new(match canonical {
+        Some(canonical) => source.at_canonical(canonical),
+        None => source,
+    });
     let mut duplicates = Vec::new();
     let root = match root {
         Some(error) => Err(error),
