@@ -36,6 +36,7 @@ use super::{Document, Format, LoadError, MAX_FILE_BYTES, MAX_RUN_BYTES, Overlay,
 use crate::source::SourceFile;
 use std::any::Any;
 use std::collections::HashMap;
+use std::ffi::OsStr;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -60,8 +61,11 @@ pub struct DirEntry {
 /// folder of every file read, about 120 bytes where a memo value takes about 290.
 #[derive(Default)]
 struct Memo {
-    values: Mutex<HashMap<(&'static str, PathBuf), MemoValue>>,
-    folders: Mutex<HashMap<Box<Path>, Canonical>>,
+    /// By kind, then by path as written (byte for byte: hashed at once, not component by
+    /// component, and looked up without building a key).
+    values: Mutex<HashMap<&'static str, HashMap<Box<OsStr>, MemoValue>>>,
+    /// By folder as written, byte for byte.
+    folders: Mutex<HashMap<Box<OsStr>, Canonical>>,
 }
 
 type MemoValue = Arc<dyn Any + Send + Sync>;
@@ -503,7 +507,7 @@ impl Loader {
         canonical_folder(
             folder,
             |path| {
-                folders().get(path).map(|found| match found {
+                folders().get(path.as_os_str()).map(|found| match found {
                     Canonical::Same => Some(path.to_path_buf()),
                     Canonical::Other(canonical) => Some(canonical.to_path_buf()),
                     Canonical::Missing => None,
@@ -516,7 +520,7 @@ impl Loader {
                     Some(canonical) => Canonical::Other(canonical.into_boxed_path()),
                     None => Canonical::Missing,
                 };
-                folders().insert(path.into(), kept);
+                folders().insert(path.as_os_str().into(), kept);
             },
         )
     }
@@ -531,14 +535,15 @@ impl Loader {
     /// A value computed once per loader for (`kind`, `key`): lookups every file
     /// of a folder repeats. The value must depend only on what this loader reads.
     pub(crate) fn memo<T: Any + Send + Sync>(&self, kind: &'static str, key: &Path, compute: impl FnOnce() -> T) -> Arc<T> {
-        let slot = (kind, key.to_path_buf());
-        if let Some(found) = self.memo.values.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(&slot).cloned()
+        let values = || self.memo.values.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let key = key.as_os_str();
+        if let Some(found) = values().get(kind).and_then(|of_kind| of_kind.get(key)).cloned()
             && let Ok(found) = found.downcast::<T>()
         {
             return found;
         }
         let value = Arc::new(compute());
-        self.memo.values.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).insert(slot, value.clone());
+        values().entry(kind).or_default().insert(key.into(), value.clone());
         value
     }
 
