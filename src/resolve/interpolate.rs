@@ -12,7 +12,7 @@
 //! interpolation's own span.
 
 use crate::load::tree::{BudgetExceeded, Expansion, ExpansionBudget, MAX_TREE_DEPTH};
-use crate::load::{Node, Value};
+use crate::load::{Entry, Node, Value};
 use crate::source::Span;
 use std::collections::HashMap;
 
@@ -116,6 +116,11 @@ struct State<'a, 'b> {
     limit_reported: bool,
 }
 
+/// `node` without its value (a collection's place, style and origin).
+fn shell(node: &Node) -> Node {
+    Node { value: Value::Null, span: node.span.clone(), alias: node.alias.clone(), style: node.style, origin: node.origin }
+}
+
 fn join(path: &str, key: &str) -> String {
     if path.is_empty() { key.to_owned() } else { format!("{path}.{key}") }
 }
@@ -150,23 +155,23 @@ impl State<'_, '_> {
 
     fn resolve_subtree_inner(&mut self, node: &Node, path: &str) -> Node {
         match &node.value {
+            // Each child resolved into a new collection (cloning the collection first copied
+            // every subtree once per level above it).
             Value::Map(entries) => {
-                let mut out = node.clone();
-                if let Value::Map(out_entries) = &mut out.value {
-                    for (slot, entry) in out_entries.iter_mut().zip(entries) {
-                        slot.value = self.resolve_subtree(&entry.value, &join(path, &entry.key));
-                    }
-                }
-                out
+                let resolved = entries
+                    .iter()
+                    .map(|entry| Entry {
+                        key: entry.key.clone(),
+                        key_span: entry.key_span.clone(),
+                        key_origin: entry.key_origin,
+                        value: self.resolve_subtree(&entry.value, &join(path, &entry.key)),
+                    })
+                    .collect();
+                Node { value: Value::Map(resolved), ..shell(node) }
             }
             Value::Seq(items) => {
-                let mut out = node.clone();
-                if let Value::Seq(out_items) = &mut out.value {
-                    for (i, (slot, item)) in out_items.iter_mut().zip(items).enumerate() {
-                        *slot = self.resolve_subtree(item, &join(path, &i.to_string()));
-                    }
-                }
-                out
+                let resolved = items.iter().enumerate().map(|(i, item)| self.resolve_subtree(item, &join(path, &i.to_string()))).collect();
+                Node { value: Value::Seq(resolved), ..shell(node) }
             }
             Value::Str(text) if text == "???" || text.contains("${") => match self.resolve_path(path) {
                 Ok(value) => value,
