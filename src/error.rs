@@ -44,7 +44,7 @@ pub struct ManifestError {
 }
 
 impl FatalError {
-    pub fn usage(message: impl Into<String>, help: impl Into<Option<String>>) -> Self {
+    pub(crate) fn usage(message: impl Into<String>, help: impl Into<Option<String>>) -> Self {
         FatalError::Usage { message: message.into(), help: help.into() }
     }
 }

@@ -314,7 +314,7 @@ pub fn builtin() -> Vec<GpuTarget> {
 }
 
 /// Built-in targets plus the manifest's custom ones (a custom id replaces a built-in one).
-pub fn catalog(custom: &[GpuTarget]) -> Vec<GpuTarget> {
+pub(crate) fn catalog(custom: &[GpuTarget]) -> Vec<GpuTarget> {
     let mut all = builtin();
     for target in custom {
         match all.iter_mut().find(|t| t.id == target.id) {
@@ -356,7 +356,7 @@ pub struct ProbedGpu {
 /// entry inside `untrusted` (the working directory and the project's folders),
 /// so an `nvidia-smi` planted in a cloned repository is never run. The
 /// program found is run by its absolute path.
-pub fn probe(untrusted: &[std::path::PathBuf]) -> Result<ProbedGpu, DetectError> {
+pub(crate) fn probe(untrusted: &[std::path::PathBuf]) -> Result<ProbedGpu, DetectError> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     probe_with(&path, untrusted)
 }

@@ -68,7 +68,7 @@ pub enum Skip {
 const _: () = assert!(load::MAX_RUN_BYTES == 256 * 1024 * 1024);
 
 impl Skip {
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             Skip::NotTrainingConfig => "not recognised as a training config",
             Skip::MultiDocument => "multi-document YAML with no training config in it",
@@ -83,7 +83,7 @@ impl Skip {
 
 impl FileStatus {
     /// `checked as <dialect>` / `checked: not recognised ...` / `skipped: <reason>`.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             FileStatus::Checked(how) => format!("checked as {how}"),
             FileStatus::Unrecognised => "checked: not recognised as a training config (named explicitly; syntax and duplicate keys only)".to_owned(),

@@ -642,7 +642,7 @@ pub(crate) fn inside_project(settings: &Settings, relative: &str, what: &str) ->
 }
 
 /// A manifest-relative path as output shows it: relative to the working directory when below it.
-pub fn display(root: &Path, relative: &str) -> String {
+pub(crate) fn display(root: &Path, relative: &str) -> String {
     let joined = root.join(relative);
     let shown = std::env::current_dir().ok().and_then(|cwd| joined.strip_prefix(&cwd).ok().map(Path::to_path_buf)).unwrap_or(joined);
     let text = shown.display().to_string();

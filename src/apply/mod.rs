@@ -85,7 +85,7 @@ fn overlap(a: &std::ops::Range<usize>, b: &std::ops::Range<usize>) -> bool {
 }
 
 /// The canonical path, as the loader's overlay keys it (a text from stdin has no file on disk).
-pub fn canonical(path: &Path) -> PathBuf {
+pub(crate) fn canonical(path: &Path) -> PathBuf {
     crate::load::loader::overlay_key(path)
 }
 

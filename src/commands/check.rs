@@ -154,7 +154,7 @@ pub struct FileEntry {
     pub status: FileStatus,
 }
 
-pub fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
+pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, FatalError> {
     let started = std::time::Instant::now();
     let global = super::global();
     // `trainlint check -`: the text comes from stdin and is checked as if it were `--stdin-filename`.

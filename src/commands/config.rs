@@ -15,7 +15,7 @@ pub struct ConfigArgs {
     pub key: Option<String>,
 }
 
-pub fn run(args: &ConfigArgs) -> Result<ExitCode, FatalError> {
+pub(crate) fn run(args: &ConfigArgs) -> Result<ExitCode, FatalError> {
     let fields = configuration_fields();
     let Some(key) = &args.key else {
         super::print(&list(&fields));

@@ -14,7 +14,7 @@ pub struct GpusArgs {
     pub config: Option<PathBuf>,
 }
 
-pub fn run(args: &GpusArgs) -> Result<ExitCode, FatalError> {
+pub(crate) fn run(args: &GpusArgs) -> Result<ExitCode, FatalError> {
     let mut overrides = Overrides { config: args.config.clone(), ..Overrides::default() };
     let settings = super::settings_for(&[], &mut overrides)?;
     let output = match args.output_format {

@@ -24,7 +24,7 @@ pub struct MigrateArgs {
     pub config: ConfigArgs,
 }
 
-pub fn run(args: &MigrateArgs) -> Result<ExitCode, FatalError> {
+pub(crate) fn run(args: &MigrateArgs) -> Result<ExitCode, FatalError> {
     let paths = if args.paths.is_empty() { vec![PathBuf::from(".")] } else { args.paths.clone() };
     super::refuse_set_when_writing(&args.config, "migrate")?;
     let mut overrides = Overrides { command_rules: Some(vec!["MIG".to_owned()]), ..args.config.overrides() };

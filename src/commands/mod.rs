@@ -61,7 +61,7 @@ pub(crate) fn refuse_set_when_writing(args: &ConfigArgs, writing: &str) -> Resul
 }
 
 impl ConfigArgs {
-    pub fn overrides(&self) -> Overrides {
+    pub(crate) fn overrides(&self) -> Overrides {
         Overrides {
             config: self.config.clone(),
             isolated: self.isolated,
@@ -100,18 +100,18 @@ pub(crate) fn set_global(global: Global) {
 }
 
 /// The global options (defaults when `cli` did not set them: a library caller).
-pub fn global() -> Global {
+pub(crate) fn global() -> Global {
     GLOBAL.get().copied().unwrap_or_default()
 }
 
 /// The snippet style for stdout: colour as `--color`, `NO_COLOR` and `FORCE_COLOR` say.
-pub fn style() -> crate::render::full::Style {
+pub(crate) fn style() -> crate::render::full::Style {
     use std::io::IsTerminal;
     crate::render::full::Style::new(global().color.enabled(std::io::stdout().is_terminal()))
 }
 
 /// A message for people on stderr (a note, a warning, a count): not with `--quiet` or `--silent`.
-pub fn say(text: &str) {
+pub(crate) fn say(text: &str) {
     let global = global();
     if !global.quiet && !global.silent {
         // One line; what it names (files, GPUs) is escaped: no control character, no second line.
@@ -120,7 +120,7 @@ pub fn say(text: &str) {
 }
 
 /// A `--verbose` line on stderr, prefixed `trainlint: `.
-pub fn verbose(text: impl FnOnce() -> String) {
+pub(crate) fn verbose(text: impl FnOnce() -> String) {
     let global = global();
     if global.verbose && !global.silent {
         eprintln!("trainlint: {}", crate::render::escape_controls(&text()));

@@ -17,7 +17,7 @@ pub struct RuleArgs {
     pub output_format: OutputFormat,
 }
 
-pub fn run(args: &RuleArgs) -> Result<ExitCode, FatalError> {
+pub(crate) fn run(args: &RuleArgs) -> Result<ExitCode, FatalError> {
     let rules: Vec<&RuleMeta> = match &args.code {
         Some(code) => match codes::find(code) {
             Some(rule) => vec![rule],

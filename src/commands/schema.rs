@@ -21,7 +21,7 @@ pub fn text(name: &str) -> Option<String> {
     crate::schema::schema_text(name).or_else(|| crate::render::json::schema(name).map(|schema| crate::render::json::to_text(&schema)))
 }
 
-pub fn run(args: &SchemaArgs) -> Result<ExitCode, FatalError> {
+pub(crate) fn run(args: &SchemaArgs) -> Result<ExitCode, FatalError> {
     let text = text(&args.name).ok_or_else(|| FatalError::usage(format!("unknown schema `{}`", args.name), None))?;
     super::print(&text);
     Ok(ExitCode::SUCCESS)

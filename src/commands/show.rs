@@ -25,7 +25,7 @@ pub struct ShowArgs {
     pub config: ConfigArgs,
 }
 
-pub fn run(args: &ShowArgs) -> Result<ExitCode, FatalError> {
+pub(crate) fn run(args: &ShowArgs) -> Result<ExitCode, FatalError> {
     let paths = vec![args.config_file.clone()];
     let settings = super::settings_for(&paths, &mut args.config.overrides())?;
     let excludes = Excludes::new(&settings.root, None, &[])?;

@@ -48,7 +48,7 @@ pub enum Check {
 
 impl Check {
     /// The passes of the linter that run this family.
-    pub fn passes(self) -> &'static [Pass] {
+    pub(crate) fn passes(self) -> &'static [Pass] {
         match self {
             Check::Load | Check::PyyamlFloats | Check::Interpolation | Check::Migrations => &[Pass::File],
             Check::Schema | Check::Batch | Check::Memory | Check::Hardware | Check::Env => &[Pass::File, Pass::Stage],
@@ -135,11 +135,11 @@ impl RuleMeta {
     /// `https://your-org.gitlab.io/trainlint/`), `{homepage}/rules/{CODE}.html` as mdBook builds
     /// `book/src/rules/{CODE}.md`. Without it, none: a link to a site that does not exist is worse
     /// than none, and each rule's whole page is in SARIF's `help` and JSON's `docs` anyway.
-    pub fn url(&self) -> Option<String> {
+    pub(crate) fn url(&self) -> Option<String> {
         homepage().map(|home| format!("{home}/rules/{}.html", self.code))
     }
 
-    pub fn needs(&self, need: Need) -> bool {
+    pub(crate) fn needs(&self, need: Need) -> bool {
         self.needs.contains(&need)
     }
 }
@@ -156,7 +156,7 @@ pub fn homepage() -> Option<&'static str> {
 pub struct RuleId(pub(crate) &'static RuleMeta);
 
 impl RuleId {
-    pub fn meta(self) -> &'static RuleMeta {
+    pub(crate) fn meta(self) -> &'static RuleMeta {
         self.0
     }
 }

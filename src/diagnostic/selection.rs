@@ -70,7 +70,7 @@ impl RuleSelection {
     }
 
     /// The first selector or severity key that matches none of `rules` (a usage error).
-    pub fn unknown<'a>(&'a self, rules: &[&RuleMeta]) -> Option<&'a str> {
+    pub(crate) fn unknown<'a>(&'a self, rules: &[&RuleMeta]) -> Option<&'a str> {
         let keys = self.layers.iter().flat_map(|l| &l.selectors).map(|(s, _)| s).chain(self.severities.iter().map(|(s, _)| s));
         keys.map(String::as_str).find(|selector| !rules.iter().any(|r| matches(selector, r.code)))
     }

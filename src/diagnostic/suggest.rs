@@ -119,7 +119,7 @@ static NORMALIZED: Mutex<Option<HashMap<(usize, usize), &'static NormalizedKeys>
 
 impl NormalizedKeys {
     /// The normalised form of `keys`, built on first use and kept for the run.
-    pub fn of(keys: &'static [&'static str]) -> &'static NormalizedKeys {
+    pub(crate) fn of(keys: &'static [&'static str]) -> &'static NormalizedKeys {
         let slot = (keys.as_ptr() as usize, keys.len());
         let mut cache = NORMALIZED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         cache.get_or_insert_with(HashMap::new).entry(slot).or_insert_with(|| {

@@ -57,7 +57,7 @@ pub(crate) const SEQUENCE_LENGTH_KEYS: [&str; 3] = ["max_seq_length", "max_lengt
 /// The switches of TrainingArguments and the frameworks built on it:
 /// `bf16`/`fp16` (mixed precision), `gradient_checkpointing`,
 /// `flash_attention`/`sdp_attention`, `load_in_4bit`/`load_in_8bit`, TRL's `use_peft`.
-pub fn switches(root: &Node, out: &mut DerivedRoles) {
+pub(crate) fn switches(root: &Node, out: &mut DerivedRoles) {
     switches_launched(root, out, None);
 }
 
@@ -412,7 +412,7 @@ fn fsdp_options(root: &Node) -> Vec<String> {
 /// `full_shard` or `hybrid_shard` option (within a node), or `fsdp_config` with
 /// `fsdp_version: 2` (accelerate's FSDP2, Axolotl `fsdp_version: 2`: `fully_shard`,
 /// which shards like `full_shard`).
-pub fn full_shard(root: &Node) -> bool {
+pub(crate) fn full_shard(root: &Node) -> bool {
     let version_2 = [root.get_dotted("fsdp_version"), root.get_dotted("fsdp_config.fsdp_version"), root.get_dotted("fsdp_config.version")]
         .into_iter()
         .flatten()

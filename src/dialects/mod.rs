@@ -423,12 +423,12 @@ impl Evidence<'_> {
     }
 
     /// The keys of `keys` the file has at its top level, each in backticks.
-    pub fn listed(&self, keys: &[&str]) -> Vec<String> {
+    pub(crate) fn listed(&self, keys: &[&str]) -> Vec<String> {
         keys.iter().filter(|k| self.has(k)).map(|k| format!("`{k}`")).collect()
     }
 
     /// The manifest's `[bindings]` paths that exist in the file.
-    pub fn bound(&self) -> Vec<&str> {
+    pub(crate) fn bound(&self) -> Vec<&str> {
         self.bound_paths.iter().copied().filter(|p| self.root.entry_dotted(p).is_some()).collect()
     }
 }
@@ -527,7 +527,7 @@ pub(crate) fn truthy(root: &Node, path: &str) -> bool {
 }
 
 /// Whether `key` occurs in the tree within `depth` levels.
-pub fn contains_key(node: &Node, key: &str, depth: usize) -> bool {
+pub(crate) fn contains_key(node: &Node, key: &str, depth: usize) -> bool {
     if depth == 0 {
         return false;
     }
@@ -617,7 +617,7 @@ pub(crate) mod test_support {
         crate::load::yaml::parse(text).expect("valid YAML").root
     }
 
-    pub fn detected(text: &str) -> &'static str {
+    pub(crate) fn detected(text: &str) -> &'static str {
         let root = parse(text);
         let no_tree = |_: &std::path::Path| None;
         super::detect(&Evidence { root: &root, path: None, bound_paths: &[], hydra_primary: &no_tree }).0.name()

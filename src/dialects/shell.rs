@@ -11,7 +11,7 @@ pub(crate) const SHELL: Dialect = Dialect(&Shell);
 pub(crate) struct Shell;
 
 /// Why a shell script is this dialect.
-pub fn reason(command: Option<&str>) -> String {
+pub(crate) fn reason(command: Option<&str>) -> String {
     format!("a shell script: the flags of `{}`", command.unwrap_or("the first command with `--` flags"))
 }
 

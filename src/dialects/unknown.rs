@@ -8,7 +8,7 @@ pub(crate) const UNKNOWN: Dialect = Dialect(&Unknown);
 pub struct Unknown;
 
 /// Which frameworks' keys were looked for.
-pub fn reason() -> String {
+pub(crate) fn reason() -> String {
     let frameworks: Vec<&str> = ALL.iter().filter(|d| !d.pseudo() && !d.reads_toml()).map(|d| d.title()).collect();
     format!("no framework's keys found ({}) and no manifest [bindings] match", frameworks.join(", "))
 }

@@ -69,7 +69,7 @@ pub struct Kind {
 }
 
 impl Kind {
-    pub fn of(run: &Run) -> Kind {
+    pub(crate) fn of(run: &Run) -> Kind {
         let quantized = run.resolved.typed::<Quantization>().is_some();
         let method = match run.resolved.typed::<Adapter>() {
             Some(Adapter::Qlora) => Method::Qlora,
@@ -88,7 +88,7 @@ impl Kind {
     }
 
     /// "lora · fsdp · axolotl".
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         format!("{} · {} · {}", name(&self.method), name(&self.sharding), self.framework)
     }
 }
@@ -126,7 +126,7 @@ pub struct Table {
 }
 
 /// The table compiled into the binary.
-pub fn table() -> &'static Table {
+pub(crate) fn table() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
     TABLE.get_or_init(|| serde_json::from_str(include_str!("../../data/uncertainty.json")).expect("data/uncertainty.json is checked by tests/accuracy.rs"))
 }
@@ -168,7 +168,7 @@ pub struct Band {
 }
 
 impl Band {
-    pub fn of(run: &Run) -> Band {
+    pub(crate) fn of(run: &Run) -> Band {
         let kind = Kind::of(run);
         let checkpointed = run.resolved.typed::<ActivationCheckpointing>().is_some_and(|c| c != ActivationCheckpointing::None);
         let reserve = if checkpointed { RESERVE_CHECKPOINTED } else { RESERVE_PLAIN };
@@ -208,7 +208,7 @@ impl Band {
 
     /// The band of a run whose own measured peaks (as nvidia-smi shows them) were fitted:
     /// the fit's largest residual either side, no reserve (the measurement includes it).
-    pub fn calibrated(mut self, residual: f64) -> Band {
+    pub(crate) fn calibrated(mut self, residual: f64) -> Band {
         self.measured_on = "this run's measured peaks ([[calibration]])".into();
         self.low_ratio = 1.0;
         self.low_states = 1.0;
@@ -221,7 +221,7 @@ impl Band {
     /// The low end: the estimate's live tensors but the declared sizes × the smallest measured
     /// ratio, the declared sizes as stated, and the context (no reserve: the allocator holds at
     /// least what is allocated); never below the model states × the smallest measured states ratio.
-    pub fn low(&self, at: &Parts) -> f64 {
+    pub(crate) fn low(&self, at: &Parts) -> f64 {
         match self.calibrated_residual_bytes {
             Some(residual) => (at.total - residual).max(0.0),
             None => {
@@ -243,7 +243,7 @@ impl Band {
 
     /// The high end: the model states and declared sizes as they are, the computed rows × the
     /// largest measured factor, the reserve over every tensor, the context.
-    pub fn high(&self, at: &Parts) -> f64 {
+    pub(crate) fn high(&self, at: &Parts) -> f64 {
         match self.calibrated_residual_bytes {
             Some(residual) => at.total + residual,
             None => {
@@ -255,7 +255,7 @@ impl Band {
     }
 
     /// "lora · none · litgpt: from the tensors −8 % to the computed rows +21 % with the model states as counted (measured on 12 runs of this kind), then ×1.05 allocator reserve and the CUDA context".
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         if let Some(residual) = self.calibrated_residual_bytes {
             return format!("{}: ± {} (the fit of this run's measured peaks, [[calibration]])", self.kind.describe(), super::human_bytes(residual));
         }

@@ -21,7 +21,7 @@ pub struct Calibration {
 
 /// Measured (micro batch, peak bytes) for this stage: those taken on this GPU,
 /// else those of any GPU (what a batch needs depends on the model, not the card).
-pub fn points(settings: &Settings, resolved: &ResolvedConfig, gpu: Option<&GpuTarget>) -> Vec<(u64, f64)> {
+pub(crate) fn points(settings: &Settings, resolved: &ResolvedConfig, gpu: Option<&GpuTarget>) -> Vec<(u64, f64)> {
     let for_stage: Vec<_> = settings.manifest.calibration.iter().filter(|p| p.stage.is_none() || p.stage == resolved.stage).collect();
     let same_gpu: Vec<_> = for_stage.iter().filter(|p| gpu.is_none_or(|g| g.id == p.gpu)).collect();
     let chosen: Vec<_> = if same_gpu.is_empty() { for_stage.iter().collect() } else { same_gpu };
@@ -31,7 +31,7 @@ pub fn points(settings: &Settings, resolved: &ResolvedConfig, gpu: Option<&GpuTa
 /// Two points fix both parts exactly; one fixes the fixed part and keeps the
 /// formula's per-sample part; more are fitted by least squares. `formula` is
 /// the uncalibrated total at a micro batch.
-pub fn fit(points: &[(u64, f64)], formula: impl Fn(u64) -> f64) -> Option<Calibration> {
+pub(crate) fn fit(points: &[(u64, f64)], formula: impl Fn(u64) -> f64) -> Option<Calibration> {
     if points.is_empty() {
         return None;
     }

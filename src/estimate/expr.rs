@@ -44,7 +44,7 @@ impl fmt::Display for ParseError {
 }
 
 /// Byte units: binary (KiB, MiB, GiB, TiB) and decimal (KB, MB, GB, TB), and `B`.
-pub fn unit(name: &str) -> Option<f64> {
+pub(crate) fn unit(name: &str) -> Option<f64> {
     Some(match name {
         "B" | "bytes" => 1.0,
         "KiB" => 1024.0,
@@ -318,7 +318,7 @@ impl Expr {
     }
 
     /// The names the expression reads (what a term depends on).
-    pub fn names(&self) -> Vec<String> {
+    pub(crate) fn names(&self) -> Vec<String> {
         let mut out = Vec::new();
         self.collect_names(&mut out);
         out.dedup();

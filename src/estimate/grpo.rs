@@ -217,7 +217,7 @@ fn pinned_minors(settings: &Settings, dialect: crate::dialects::Dialect, path: &
 }
 
 /// The run's GRPO under `release`; `None` for a run that is not GRPO's.
-pub fn read(resolved: &ResolvedConfig, release: Release) -> Option<Grpo> {
+pub(crate) fn read(resolved: &ResolvedConfig, release: Release) -> Option<Grpo> {
     let number = |role: Role| resolved.role(role).and_then(|v| v.value.as_f64());
     let generations = number(Role::Generations)?.max(1.0);
     // GRPOConfig's default `max_completion_length` is 256 in every release (0.14–0.29).
@@ -248,7 +248,7 @@ pub fn read(resolved: &ResolvedConfig, release: Release) -> Option<Grpo> {
 }
 
 /// The note that says which release the estimate prices, and what the band spans.
-pub fn note(run: &Grpo, releases: &[Release], why: Option<&str>) -> String {
+pub(crate) fn note(run: &Grpo, releases: &[Release], why: Option<&str>) -> String {
     let what = |r: Release| match r {
         Release::V0_14 => "the per-device batch counts prompts, each trained and generated as num_generations completions",
         Release::V0_15 | Release::V0_16 => "the per-device batch counts completions, generated each micro step",

@@ -97,7 +97,7 @@ pub enum Phase {
 impl Phase {
     pub const ALL: [Phase; 4] = [Phase::Backward, Phase::Recompute, Phase::Step, Phase::Generation];
 
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             Phase::Backward => "the loss's backward (activations alive)",
             Phase::Recompute => "a checkpointed layer's recomputation (gradients so far alive)",
@@ -224,7 +224,7 @@ impl NotEstimable {
     }
 
     /// Not estimable for a reason of a kind callers branch on.
-    pub fn because(why: Why, reason: impl Into<String>) -> NotEstimable {
+    pub(crate) fn because(why: Why, reason: impl Into<String>) -> NotEstimable {
         NotEstimable(reason.into(), why)
     }
 
@@ -237,7 +237,7 @@ impl NotEstimable {
     }
 
     /// Not estimable because the run shards over a world nobody states.
-    pub fn world(by: WorldUnknown) -> NotEstimable {
+    pub(crate) fn world(by: WorldUnknown) -> NotEstimable {
         let reason = match by {
             WorldUnknown::Fsdp => FSDP_WORLD_UNKNOWN,
             WorldUnknown::Zero => ZERO_WORLD_UNKNOWN,
@@ -431,7 +431,7 @@ impl MemoryModel {
     }
 
     /// The moment of the step that makes the peak at `micro` (the first of equals).
-    pub fn peak_phase(&self, micro: u64) -> Phase {
+    pub(crate) fn peak_phase(&self, micro: u64) -> Phase {
         let mut best = (Phase::Backward, self.phase_total(micro, Phase::Backward));
         for phase in [Phase::Recompute, Phase::Step, Phase::Generation] {
             let total = self.phase_total(micro, phase);
@@ -463,7 +463,7 @@ impl MemoryModel {
 
     /// The largest of the other moments of the step: its total, and the rows alive then and
     /// not at the peak (what the output says beside the breakdown).
-    pub fn off_peak(&self, micro: u64) -> (Phase, f64, Vec<Component>) {
+    pub(crate) fn off_peak(&self, micro: u64) -> (Phase, f64, Vec<Component>) {
         let peak = self.peak_phase(micro);
         let (other, total) = Phase::ALL
             .into_iter()
@@ -479,7 +479,7 @@ impl MemoryModel {
 
     /// The same model for a run that accumulates gradients (what `plan` proposes when
     /// the micro batch shrinks): the earlier micro batches' gradients stay alive in the backward.
-    pub fn accumulating(&self) -> MemoryModel {
+    pub(crate) fn accumulating(&self) -> MemoryModel {
         MemoryModel { gradients_in_backward: true, alternatives: self.alternatives.iter().map(MemoryModel::accumulating).collect(), ..self.clone() }
     }
 
@@ -501,7 +501,7 @@ impl MemoryModel {
         out
     }
 
-    pub fn total(&self, micro: u64) -> f64 {
+    pub(crate) fn total(&self, micro: u64) -> f64 {
         match &self.calibration {
             Some(c) => c.fixed_bytes + c.per_sample_bytes * micro as f64,
             None => self.formula_total(micro),
@@ -519,7 +519,7 @@ impl MemoryModel {
         out
     }
 
-    pub fn calibration(&self) -> Option<&Calibration> {
+    pub(crate) fn calibration(&self) -> Option<&Calibration> {
         self.calibration.as_ref()
     }
 
@@ -540,7 +540,7 @@ impl MemoryModel {
     }
 
     /// The computed rows at the peak (what `estimate` shows as `widened_bytes`).
-    pub fn widened(&self, micro: u64) -> f64 {
+    pub(crate) fn widened(&self, micro: u64) -> f64 {
         if self.calibration.is_some() {
             return 0.0;
         }
@@ -559,7 +559,7 @@ impl MemoryModel {
 
     /// The lowest the card may hold at `micro` (the band's low end; above usable memory: MEM001);
     /// where the length is a cap, the run's at the shortest length.
-    pub fn low(&self, micro: u64) -> f64 {
+    pub(crate) fn low(&self, micro: u64) -> f64 {
         let own = self.band_end(micro, Band::low);
         let own = match &self.floor {
             Some(floor) => floor.low(micro).min(own),
@@ -570,7 +570,7 @@ impl MemoryModel {
 
     /// The most the card may hold at `micro` (the band's high end; what a plan must fit): under
     /// every alternative.
-    pub fn high(&self, micro: u64) -> f64 {
+    pub(crate) fn high(&self, micro: u64) -> f64 {
         self.alternatives.iter().map(|a| a.high(micro)).fold(self.band_end(micro, Band::high), f64::max)
     }
 
@@ -584,7 +584,7 @@ impl MemoryModel {
 
     /// The largest micro batch (up to 65,536) whose `end` of the band fits `usable` bytes:
     /// with `End::High` surely, with `End::Low` possibly (beyond it the run surely does not).
-    pub fn max_micro_batch(&self, usable: f64, end: End) -> Option<u64> {
+    pub(crate) fn max_micro_batch(&self, usable: f64, end: End) -> Option<u64> {
         if self.end(1, end) > usable {
             return None;
         }

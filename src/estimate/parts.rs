@@ -19,7 +19,7 @@ pub struct Linear {
 }
 
 impl Linear {
-    pub fn parameters(&self) -> f64 {
+    pub(crate) fn parameters(&self) -> f64 {
         self.d_in * self.d_out * self.count
     }
 }
@@ -30,7 +30,7 @@ impl Linear {
 /// the output head (h → vocabulary)). MoE experts count once per expert; T5's
 /// decoder has a second (cross-) attention per layer. MLA and linear-attention
 /// layers are priced as the dense attention of the same heads (the caller says so).
-pub fn linears(e: &Entry) -> Vec<Linear> {
+pub(crate) fn linears(e: &Entry) -> Vec<Linear> {
     let h = e.hidden_size as f64;
     let (q, kv) = ((e.num_heads * e.head_dim) as f64, (e.num_kv_heads * e.head_dim) as f64);
     let layers = e.num_layers as f64;
@@ -98,7 +98,7 @@ pub struct Parts {
 pub(crate) const DEFAULT_RANK: f64 = 8.0;
 
 /// A full fine-tune, or one that trains the stated share of the parameters.
-pub fn whole(parameters: f64, trainable_fraction: f64) -> Parts {
+pub(crate) fn whole(parameters: f64, trainable_fraction: f64) -> Parts {
     let trainable = parameters * trainable_fraction;
     Parts { trainable, frozen: parameters - trainable, quantized: 0.0, largest_linear: 0.0, adapted: vec![], added: false, saved_per_input: 0.0, built: 0.0 }
 }
@@ -109,7 +109,7 @@ pub fn whole(parameters: f64, trainable_fraction: f64) -> Parts {
 /// with QLoRA the block linears stored 4-bit and the embeddings, norms and
 /// output head kept in 16 bits (transformers `get_keys_to_not_convert` leaves
 /// the output embedding unquantized; bitsandbytes replaces `nn.Linear` only).
-pub fn adapters(e: &Entry, parameters: f64, adapter: Adapter, rank: f64, targets: &LoraTargets, quantized_base: bool) -> Parts {
+pub(crate) fn adapters(e: &Entry, parameters: f64, adapter: Adapter, rank: f64, targets: &LoraTargets, quantized_base: bool) -> Parts {
     let dora = adapter == Adapter::Dora;
     let trainable = |l: &Linear| (rank * (l.d_in + l.d_out) + if dora { l.d_out } else { 0.0 }) * l.count;
     on_frozen_base(e, parameters, targets, quantized_base, trainable, |_| 0.0, 3.0)

@@ -15,7 +15,7 @@ pub struct JsonTree {
     pub duplicates: Vec<DuplicateKey>,
 }
 
-pub fn parse(text: &str) -> Result<JsonTree, LoadError> {
+pub(crate) fn parse(text: &str) -> Result<JsonTree, LoadError> {
     parse_with(text, false)
 }
 

@@ -355,7 +355,7 @@ impl Loader {
     }
 
     /// The revision this loader reads, when it is a baseline's.
-    pub fn revision(&self) -> Option<&Revision> {
+    pub(crate) fn revision(&self) -> Option<&Revision> {
         match &self.origin {
             Origin::Revision(revision) => Some(revision),
             Origin::Disk => None,

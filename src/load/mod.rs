@@ -136,7 +136,7 @@ impl Format {
 
     /// A file's format by its extension, else by its text's shebang (an extensionless launch
     /// script), else YAML: the parsers and the fixes read a file by this.
-    pub fn of(path: &Path, text: &str) -> Format {
+    pub(crate) fn of(path: &Path, text: &str) -> Format {
         Format::from_path(path).or_else(|| if path.extension().is_none() { Format::from_shebang(text.as_bytes()) } else { None }).unwrap_or(Format::Yaml)
     }
 

@@ -188,7 +188,7 @@ impl Written {
 }
 
 /// The files a script writes from heredocs.
-pub fn written(text: &str) -> Vec<Written> {
+pub(crate) fn written(text: &str) -> Vec<Written> {
     read(text).map(|s| s.written).unwrap_or_default()
 }
 
@@ -1352,7 +1352,7 @@ fn nth_field_offset(value: &str, field: &str) -> Option<usize> {
 /// value is known only at run time is left out. The launcher's own options
 /// (`torchrun --nproc_per_node 8`) are not the program's flags. The script's
 /// `export`s and prefix assignments are its `env` (a list of `NAME=value`).
-pub fn parse(text: &str, command: Option<&str>) -> Result<Node, LoadError> {
+pub(crate) fn parse(text: &str, command: Option<&str>) -> Result<Node, LoadError> {
     let script = read(text)?;
     let chosen = chosen(&script, command);
     let mut entries: Vec<Entry> = Vec::new();
@@ -1551,7 +1551,7 @@ fn is_config_path(word: &str) -> bool {
 /// `composer`, `llamafactory-cli train`, `tune run`, `mpirun`/`srun` under
 /// `#SBATCH`, and frameworks' `--devices`/`--num_nodes`. Each flag is
 /// documented at `launch_of`.
-pub fn launches(text: &str) -> Vec<Launch> {
+pub(crate) fn launches(text: &str) -> Vec<Launch> {
     let Ok(script) = read(text) else { return Vec::new() };
     script.commands.iter().filter_map(|c| launch_of(c, &script.sb).map(|(l, _)| l)).collect()
 }

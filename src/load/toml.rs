@@ -21,7 +21,7 @@ use toml::de::{DeTable, DeValue};
 /// input is an error before anything recurses, reported as `TooDeep`.
 pub(crate) const MAX_DEPTH: usize = 80;
 
-pub fn parse(text: &str) -> Result<Node, LoadError> {
+pub(crate) fn parse(text: &str) -> Result<Node, LoadError> {
     let document = DeTable::parse(text).map_err(|error| {
         let span = error.span().unwrap_or(0..0);
         let message = error.message().trim().to_owned();

@@ -59,7 +59,7 @@ impl Node {
         Node { value, span, alias: None, style: None, origin: 0 }
     }
 
-    pub fn entries(&self) -> Option<&[Entry]> {
+    pub(crate) fn entries(&self) -> Option<&[Entry]> {
         match &self.value {
             Value::Map(entries) => Some(entries),
             _ => None,
@@ -176,7 +176,7 @@ impl Node {
     /// Deep-merges `overlay` into this node, as a curriculum stage or a Hydra
     /// config does: mappings merge key by key; scalars and lists replace.
     /// An entry that is added or replaced keeps the overlay's spans and origin.
-    pub fn merge(&mut self, overlay: &Node) {
+    pub(crate) fn merge(&mut self, overlay: &Node) {
         match (&mut self.value, &overlay.value) {
             (Value::Map(base), Value::Map(over)) => {
                 let mut index = KeyIndex::default();
@@ -209,7 +209,7 @@ impl Node {
 
     /// What copying this subtree costs: its nodes and the bytes of its strings
     /// and keys (charged against the [`ExpansionBudget`]).
-    pub fn size(&self) -> Expansion {
+    pub(crate) fn size(&self) -> Expansion {
         let own = Expansion { nodes: 1, bytes: if let Value::Str(s) = &self.value { s.len() } else { 0 } };
         match &self.value {
             Value::Seq(items) => items.iter().fold(own, |total, n| total.plus(n.size())),
@@ -295,7 +295,7 @@ pub struct Expansion {
 }
 
 impl Expansion {
-    pub fn plus(self, other: Expansion) -> Expansion {
+    pub(crate) fn plus(self, other: Expansion) -> Expansion {
         Expansion { nodes: self.nodes.saturating_add(other.nodes), bytes: self.bytes.saturating_add(other.bytes) }
     }
 }
@@ -360,7 +360,7 @@ impl ExpansionBudget {
         self.spent.nodes > self.limit.nodes || self.spent.bytes > self.limit.bytes
     }
 
-    pub fn limit(&self) -> Expansion {
+    pub(crate) fn limit(&self) -> Expansion {
         self.limit
     }
 }

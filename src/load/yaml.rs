@@ -32,7 +32,7 @@ struct Anchored {
     depth: usize,
 }
 
-pub fn parse(text: &str) -> Result<YamlTree, LoadError> {
+pub(crate) fn parse(text: &str) -> Result<YamlTree, LoadError> {
     let options = granit_parser::options! {
         // PyYAML, ruamel.yaml and libyaml do not add a final line feed to a
         // block scalar that ends the file; the frameworks read YAML with them.

@@ -31,7 +31,7 @@ fn hub_cache() -> Option<PathBuf> {
 /// The config.json for `model` as the config names it: a folder (relative to
 /// the config's folder, then as written), else a hub id's snapshot in the
 /// Hugging Face cache. `Err` says what was found but could not be used.
-pub fn find(model: &str, config_dir: &Path, loader: &Loader) -> Option<Result<LocalModel, String>> {
+pub(crate) fn find(model: &str, config_dir: &Path, loader: &Loader) -> Option<Result<LocalModel, String>> {
     let model = model.trim();
     if model.is_empty() || model.contains("${") || model.contains("://") {
         return None;
@@ -83,7 +83,7 @@ fn read_config(loader: &Loader, file: &Path, display: String, model: &str, descr
 }
 
 /// A config.json named directly (the manifest's `[models]` `config`): the file, or the folder that holds it.
-pub fn read(path: &Path, model: &str, loader: &Loader) -> Result<LocalModel, String> {
+pub(crate) fn read(path: &Path, model: &str, loader: &Loader) -> Result<LocalModel, String> {
     let file = if loader.is_dir(path) { path.join("config.json") } else { path.to_path_buf() };
     read_config(loader, &file, file.display().to_string(), model, |e| e.to_string())
 }

@@ -352,7 +352,7 @@ fn catalog() -> &'static Catalog {
 }
 
 /// Every catalog entry, sorted by id.
-pub fn entries() -> &'static [Entry] {
+pub(crate) fn entries() -> &'static [Entry] {
     &catalog().entries
 }
 

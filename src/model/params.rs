@@ -64,7 +64,7 @@ fn plain(h: N, i: N, bias: bool) -> N {
 }
 
 /// The exact parameter count of an entry; `None` when it does not fit in 64 bits.
-pub fn count(e: &Entry) -> Option<u64> {
+pub(crate) fn count(e: &Entry) -> Option<u64> {
     total(e).0.and_then(|v| u64::try_from(v).ok())
 }
 

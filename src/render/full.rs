@@ -29,7 +29,7 @@ impl ColorChoice {
     /// `never` win; with `auto`, a non-empty `NO_COLOR` turns colour off
     /// (<https://no-color.org>), else a non-empty `FORCE_COLOR` turns it on
     /// (<https://force-color.org>), else colour follows the terminal.
-    pub fn enabled(self, is_terminal: bool) -> bool {
+    pub(crate) fn enabled(self, is_terminal: bool) -> bool {
         let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
         match self {
             ColorChoice::Always => true,

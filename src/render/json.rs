@@ -257,7 +257,7 @@ pub(crate) struct StatisticsRow {
 }
 
 /// `check --statistics --output-format json`.
-pub fn statistics(diagnostics: &[Diagnostic]) -> String {
+pub(crate) fn statistics(diagnostics: &[Diagnostic]) -> String {
     let rows = super::statistics_rows(diagnostics, &[]);
     to_text(&CheckOutput::Statistics(Statistics {
         version: Version,
@@ -308,7 +308,7 @@ pub(crate) struct RoleSource {
 }
 
 /// `show --output-format json`.
-pub fn show(resolved: &ResolvedConfig) -> String {
+pub(crate) fn show(resolved: &ResolvedConfig) -> String {
     let roles = resolved
         .roles
         .iter()
@@ -455,7 +455,7 @@ pub(crate) struct PlanSummary {
 }
 
 /// `estimate --output-format json`.
-pub fn estimates(estimates: &[Estimate], plans: &[PlanRow]) -> String {
+pub(crate) fn estimates(estimates: &[Estimate], plans: &[PlanRow]) -> String {
     let estimates = estimates
         .iter()
         .zip(plans)
@@ -530,7 +530,7 @@ pub(crate) struct Plan {
 }
 
 /// `plan --output-format json`.
-pub fn plans(rows: &[PlanRow]) -> String {
+pub(crate) fn plans(rows: &[PlanRow]) -> String {
     let plans: Vec<Plan> = rows
         .iter()
         .map(|r| Plan {
@@ -608,6 +608,6 @@ pub(crate) struct Gpus {
 }
 
 /// `gpus --output-format json`.
-pub fn gpus(catalog: &[GpuTarget]) -> String {
+pub(crate) fn gpus(catalog: &[GpuTarget]) -> String {
     to_text(&Gpus { version: Version, gpus: catalog.to_vec() })
 }

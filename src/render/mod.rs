@@ -63,7 +63,7 @@ pub(crate) fn escape_controls_in_lines(text: &str) -> Cow<'_, str> {
 }
 
 /// A copy of a diagnostic whose texts are safe to print ([`escape_controls`]).
-pub fn escaped(d: &Diagnostic) -> Diagnostic {
+pub(crate) fn escaped(d: &Diagnostic) -> Diagnostic {
     let mut d = d.clone();
     let clean = |s: &mut String| {
         if let Cow::Owned(clean) = escape_controls(s) {
@@ -112,7 +112,7 @@ impl OutputFormat {
 
 /// The `--output-format` parser of a subcommand: only the formats it writes are
 /// accepted (clap lists them in `--help` and rejects any other with exit 2).
-pub fn formats(allowed: &'static [OutputFormat]) -> impl clap::builder::TypedValueParser<Value = OutputFormat> {
+pub(crate) fn formats(allowed: &'static [OutputFormat]) -> impl clap::builder::TypedValueParser<Value = OutputFormat> {
     use clap::ValueEnum;
     use clap::builder::TypedValueParser;
     clap::builder::PossibleValuesParser::new(allowed.iter().filter_map(ValueEnum::to_possible_value))
@@ -180,7 +180,7 @@ impl Summary {
     }
 
     /// The closing line of the human formats.
-    pub fn line(&self) -> String {
+    pub(crate) fn line(&self) -> String {
         let total = self.errors + self.warnings + self.infos;
         if total == 0 && self.files == 0 {
             return format!("No training configs found ({}).", self.checked());
@@ -351,7 +351,7 @@ fn statistics_rows(diagnostics: &[Diagnostic], folded: &[FoldedInfo]) -> Vec<(&'
 
 /// `--statistics`, as ruff prints it: count, code, `[*]` when a fix is available, name; most frequent first
 /// (`json::statistics` for `--output-format json`).
-pub fn statistics(diagnostics: &[Diagnostic], folded: &[FoldedInfo]) -> String {
+pub(crate) fn statistics(diagnostics: &[Diagnostic], folded: &[FoldedInfo]) -> String {
     let rows = statistics_rows(diagnostics, folded);
     let width = rows.iter().map(|r| r.2.to_string().len()).max().unwrap_or(1);
     rows.iter().map(|(code, name, count, fix)| format!("{count:>width$}\t{code}\t[{}] {name}\n", if *fix { "*" } else { " " })).collect()

@@ -166,7 +166,7 @@ impl Worlds {
     }
 
     /// "W = 4", "W ∈ {1, 2, 4}", "W dividing 64 (1, 2, 4, 8, 16, 32, 64)", "every world size".
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let list = |worlds: &[u64]| worlds.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
         match self {
             Worlds::Every => "every world size".to_owned(),
@@ -187,7 +187,7 @@ fn gcd(a: u64, b: u64) -> u64 {
 
 /// The divisors of `n`, ascending. Exact for n up to 2^40 (every real batch):
 /// the search stops at 2^20, so a value of 2^63 does not loop 2^63 times.
-pub fn divisors(n: u64) -> Vec<u64> {
+pub(crate) fn divisors(n: u64) -> Vec<u64> {
     let mut found = BTreeSet::new();
     let mut d = 1u64;
     while d <= 1 << 20 && d.checked_mul(d).is_some_and(|square| square <= n) {
@@ -391,7 +391,7 @@ impl BatchView {
 
     /// The batch equation with the values the config gives and W for the world:
     /// "32 = 4 micro batch × 2 accumulation × W".
-    pub fn equation(&self, semantics: BatchSemantics) -> String {
+    pub(crate) fn equation(&self, semantics: BatchSemantics) -> String {
         let micro = self.micro_batch.map_or_else(|| "micro batch".to_owned(), |m| format!("{m} micro batch"));
         let accumulation = self.accumulation.map_or_else(|| "accumulation".to_owned(), |a| format!("{a} accumulation"));
         match (self.target, self.global_batch) {
@@ -545,7 +545,7 @@ impl BatchView {
     }
 
     /// The micro batch, given or derived.
-    pub fn micro(&self) -> Option<u64> {
+    pub(crate) fn micro(&self) -> Option<u64> {
         self.micro_batch.or_else(|| self.derived.get(&Role::MicroBatch).copied())
     }
 

@@ -177,7 +177,7 @@ struct Composer<'a> {
 /// Composes a primary config as Hydra does (defaults lists, `_self_`,
 /// `override`, `optional`, `group@package`, `# @package`), reading files with
 /// `loader`; `overrides` are command-line-style group choices (`trainer=gpu`).
-pub fn compose(primary: &crate::load::Document, root: &Node, overrides: &[String], loader: &Loader) -> Composition {
+pub(crate) fn compose(primary: &crate::load::Document, root: &Node, overrides: &[String], loader: &Loader) -> Composition {
     let path = primary.source.path().to_path_buf();
     let config_root = config_root(loader, &path, root);
     let mut composer = Composer {

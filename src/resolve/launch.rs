@@ -280,7 +280,7 @@ fn launches_in(settings: &Settings, folder: &Path) -> Arc<Vec<Found>> {
 type Hit = (String, usize, Option<u64>, String, Vec<(String, String)>, Option<PathBuf>, Option<String>);
 
 /// What the project's launch scripts say about `config`.
-pub fn linked(settings: &Settings, config: &Path) -> Option<Linked> {
+pub(crate) fn linked(settings: &Settings, config: &Path) -> Option<Linked> {
     let loader = &settings.loader;
     let this = loader.canonical(config)?;
     let mut found: Vec<Hit> = Vec::new();

@@ -77,7 +77,7 @@ fn manifest_dialect(settings: &Settings, path: &std::path::Path) -> Option<Detec
 
 /// The role → key path table of a dialect, with the manifest's `[bindings]`
 /// on top (a manifest binding wins where its path exists in the file).
-pub fn bindings(dialect: Dialect, settings: &Settings) -> Vec<(Role, String)> {
+pub(crate) fn bindings(dialect: Dialect, settings: &Settings) -> Vec<(Role, String)> {
     let mut table = dialect.bindings(&settings.manifest);
     for (role, path) in &settings.manifest.bindings {
         table.retain(|(r, _)| r != role);
@@ -105,10 +105,6 @@ pub struct RoleValue {
 impl RoleValue {
     pub fn as_u64(&self) -> Option<u64> {
         self.value.as_u64().or_else(|| self.value.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0).map(|f| f as u64))
-    }
-
-    pub fn line(&self) -> usize {
-        self.file.line_col(self.span.start).0
     }
 
     /// `"auto"` (any case): a value another tool fills in at launch (DeepSpeed's, accelerate's).
@@ -152,7 +148,7 @@ impl ResolvedConfig {
 
     /// The processes (GPUs) the run needs: the data-parallel world × the tensor, pipeline and
     /// context-parallel degrees — what a launcher starts, and what a framework compares with it.
-    pub fn processes(&self) -> Option<u64> {
+    pub(crate) fn processes(&self) -> Option<u64> {
         [Role::TensorParallel, Role::PipelineParallel, Role::ContextParallel]
             .into_iter()
             .map(|r| self.role(r).and_then(RoleValue::as_u64).unwrap_or(1).max(1))
@@ -161,7 +157,7 @@ impl ResolvedConfig {
 
     /// A role's typed value (`Precision`, `Optimizer`, …): `None` when the role is
     /// absent or its value is not a known spelling.
-    pub fn typed<T: crate::schema::typed::TypedRole>(&self) -> Option<T> {
+    pub(crate) fn typed<T: crate::schema::typed::TypedRole>(&self) -> Option<T> {
         self.role(T::ROLE).and_then(|v| T::from_json(&v.value))
     }
 }

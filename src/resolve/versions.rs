@@ -30,7 +30,7 @@ pub struct Declared {
 /// The project's answer to "is `framework` at least `version`?": `Some(true)`
 /// or `Some(false)` with the declaration that settles it, or `None` with the
 /// declarations that do not settle it (empty: the project states no version).
-pub fn at_least(settings: &Settings, framework: Dialect, config: &Path, version: &Version) -> Result<(bool, Declared), Vec<Declared>> {
+pub(crate) fn at_least(settings: &Settings, framework: Dialect, config: &Path, version: &Version) -> Result<(bool, Declared), Vec<Declared>> {
     at_least_of(settings, framework.name(), framework.distributions(), config, version)
 }
 

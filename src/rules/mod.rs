@@ -100,17 +100,17 @@ impl<'a> Checker<'a> {
         Checker { selection, diagnostics: Vec::new() }
     }
 
-    pub fn enabled(&self, rule: impl Into<codes::RuleId>) -> bool {
+    pub(crate) fn enabled(&self, rule: impl Into<codes::RuleId>) -> bool {
         self.selection.is_enabled(rule.into().meta())
     }
 
     /// Whether a selected rule needs `need` computed.
-    pub fn needs(&self, need: Need) -> bool {
+    pub(crate) fn needs(&self, need: Need) -> bool {
         codes::ALL.iter().any(|r| r.needs(need) && self.selection.is_enabled(r))
     }
 
     /// Whether a selected rule is reported by `check` (the family runs).
-    pub fn runs(&self, check: Check) -> bool {
+    pub(crate) fn runs(&self, check: Check) -> bool {
         codes::ALL.iter().any(|r| r.check == check && self.selection.is_enabled(r))
     }
 

@@ -139,7 +139,7 @@ impl Precision {
     /// How much numeric precision training keeps, higher keeps more:
     /// fp64 > fp32 > 16-bit mixed (fp32 master weights) > pure 16-bit > fp8.
     /// `None` for `auto`, which cannot be compared.
-    pub fn rank(self) -> Option<u8> {
+    pub(crate) fn rank(self) -> Option<u8> {
         Some(match self {
             Precision::Fp64 => 5,
             Precision::Fp32 => 4,
@@ -151,7 +151,7 @@ impl Precision {
     }
 
     /// A short name for messages.
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             Precision::Fp64 => "fp64",
             Precision::Fp32 => "fp32",
@@ -547,13 +547,6 @@ impl TypedRole for Adapter {
     }
 }
 
-impl Adapter {
-    /// Whether only part of the model is trained.
-    pub fn partial(self) -> bool {
-        self != Adapter::Full
-    }
-}
-
 // ------------------------------------------------------------ LoRA targets
 
 /// A linear layer LoRA can adapt, by its role in a decoder block (every framework
@@ -604,7 +597,7 @@ impl Module {
     /// (c_attn, c_proj, w1, w2), and the canonical names themselves (q, k, v, o, gate, up,
     /// down, lm_head, which the dialects map their own spellings to), and litgpt's
     /// (query, key, value, projection, mlp, head).
-    pub fn named(name: &str) -> Option<&'static [Module]> {
+    pub(crate) fn named(name: &str) -> Option<&'static [Module]> {
         use Module::*;
         let name = name.rsplit('.').next().unwrap_or(name).to_ascii_lowercase();
         Some(match name.as_str() {

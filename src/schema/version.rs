@@ -95,7 +95,7 @@ pub struct VersionRange {
 
 impl VersionRange {
     /// Exactly one version (a lock file's `version = "2.2.1"`).
-    pub fn exact(version: Version) -> VersionRange {
+    pub(crate) fn exact(version: Version) -> VersionRange {
         VersionRange { min: Some(version.clone()), max: Some((version, true)) }
     }
 
@@ -150,7 +150,7 @@ impl VersionRange {
 
     /// `Some(true)` when every allowed version is at least `version`,
     /// `Some(false)` when none is, `None` when the range allows both.
-    pub fn at_least(&self, version: &Version) -> Option<bool> {
+    pub(crate) fn at_least(&self, version: &Version) -> Option<bool> {
         if self.min.as_ref().is_some_and(|min| min >= version) {
             return Some(true);
         }

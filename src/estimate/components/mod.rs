@@ -152,7 +152,7 @@ impl Term {
     }
 
     /// The same row, alive at another moment of the step.
-    pub fn live(mut self, live: Live) -> Term {
+    pub(crate) fn live(mut self, live: Live) -> Term {
         self.live = live;
         self
     }
@@ -314,12 +314,12 @@ impl<'a> Run<'a> {
     }
 
     /// A role's value as a number.
-    pub fn number(&self, role: Role) -> Option<f64> {
+    pub(crate) fn number(&self, role: Role) -> Option<f64> {
         self.resolved.role(role).and_then(|v| v.value.as_f64())
     }
 
     /// A role's typed value.
-    pub fn typed<T: TypedRole>(&self) -> Option<T> {
+    pub(crate) fn typed<T: TypedRole>(&self) -> Option<T> {
         self.resolved.typed::<T>()
     }
 
@@ -338,7 +338,7 @@ impl<'a> Run<'a> {
     }
 
     /// Trainable parameters, where the parameter count is known.
-    pub fn trainable(&self) -> Option<f64> {
+    pub(crate) fn trainable(&self) -> Option<f64> {
         self.parts.as_ref().map(|p| p.trainable)
     }
 
@@ -368,14 +368,14 @@ impl<'a> Run<'a> {
     }
 
     /// Data-parallel world size (1 when not known).
-    pub fn world(&self) -> u64 {
+    pub(crate) fn world(&self) -> u64 {
         self.resolved.batch.world_size.unwrap_or(1)
     }
 
     /// Tensor-parallel degree (1 when not stated): weights, gradients, optimizer
     /// states and most activations are split over it (Megatron-LM, Shoeybi et al.
     /// 2019, arXiv:1909.08053 §3; Korthikanti et al. 2022 Table 2 with sequence parallelism).
-    pub fn tensor_parallel(&self) -> f64 {
+    pub(crate) fn tensor_parallel(&self) -> f64 {
         self.number(Role::TensorParallel).filter(|t| *t >= 1.0).unwrap_or(1.0)
     }
 
@@ -390,7 +390,7 @@ impl<'a> Run<'a> {
     /// What parameters, gradients and optimizer states are divided by: FSDP
     /// shards all three over the data-parallel world like ZeRO-3 (PyTorch FSDP
     /// `FULL_SHARD`; FACTS.md §4, "ZeRO-3 also params ÷ num_gpus"), and tensor parallelism splits them.
-    pub fn shard(&self) -> f64 {
+    pub(crate) fn shard(&self) -> f64 {
         let data = if self.fsdp { self.world() as f64 } else { 1.0 };
         data * self.tensor_parallel()
     }

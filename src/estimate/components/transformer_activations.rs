@@ -63,7 +63,7 @@ pub(crate) fn dtype_factor(precision: Precision) -> f64 {
 }
 
 /// The shape the formula needs: (sequence length, hidden size, layers).
-pub fn shape(run: &Run) -> Option<(f64, f64, f64)> {
+pub(crate) fn shape(run: &Run) -> Option<(f64, f64, f64)> {
     Some((run.number(Role::SequenceLength)?, run.number(Role::HiddenSize)?, run.number(Role::Layers)?))
 }
 
@@ -217,7 +217,7 @@ impl MemoryComponent for TransformerActivations {
 ///   saves (peft `tuners/oft/layer.py`): 2·s·d_in.
 ///
 /// The eager attention's s×s matrices are added by the caller (`score_bytes`).
-pub fn per_layer(e: &crate::model::Entry, run: &Run, s: f64) -> f64 {
+pub(crate) fn per_layer(e: &crate::model::Entry, run: &Run, s: f64) -> f64 {
     let h = e.hidden_size as f64;
     let (q, kv) = ((e.num_heads * e.head_dim) as f64, (e.num_kv_heads * e.head_dim) as f64);
     // A frozen base (adapter runs): autograd saves a matrix product's input only when its

@@ -24,7 +24,7 @@ pub(crate) fn bytes_per_parameter(precision: Precision) -> f64 {
 }
 
 /// The precision as the weights see it, for the table.
-pub fn describe(precision: Precision) -> &'static str {
+pub(crate) fn describe(precision: Precision) -> &'static str {
     match precision {
         Precision::Fp64 => "fp64",
         Precision::Fp32 | Precision::Auto => "fp32",

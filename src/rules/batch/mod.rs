@@ -156,7 +156,7 @@ fn pinned(checker: &mut Checker, resolved: &ResolvedConfig) {
 }
 
 /// Where a batch finding points: the first of `roles` the config states, else the top of the file.
-pub fn anchor<'a>(resolved: &'a ResolvedConfig, roles: &[Role]) -> (Arc<SourceFile>, Span, Option<&'a RoleValue>) {
+pub(crate) fn anchor<'a>(resolved: &'a ResolvedConfig, roles: &[Role]) -> (Arc<SourceFile>, Span, Option<&'a RoleValue>) {
     for role in roles {
         if let Some(value) = resolved.role(*role) {
             return (Arc::clone(&value.file), value.span.clone(), Some(value));
@@ -166,7 +166,7 @@ pub fn anchor<'a>(resolved: &'a ResolvedConfig, roles: &[Role]) -> (Arc<SourceFi
 }
 
 /// A diagnostic at `roles`' anchor, with the stage set.
-pub fn at(rule: impl Into<crate::rules::codes::RuleId>, resolved: &ResolvedConfig, roles: &[Role], message: String) -> Diagnostic {
+pub(crate) fn at(rule: impl Into<crate::rules::codes::RuleId>, resolved: &ResolvedConfig, roles: &[Role], message: String) -> Diagnostic {
     let (file, span, _) = anchor(resolved, roles);
     let mut diagnostic = Diagnostic::new(rule, &file, span, message);
     diagnostic.stage = resolved.stage.clone();

@@ -44,7 +44,7 @@ declare_rule! {
     }
 }
 
-pub fn target(resolved: &ResolvedConfig, target: u64, micro: u64, world: u64, candidates: Vec<u64>) -> Diagnostic {
+pub(crate) fn target(resolved: &ResolvedConfig, target: u64, micro: u64, world: u64, candidates: Vec<u64>) -> Diagnostic {
     let list = candidates.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
     let help = if target.is_multiple_of(world.max(1)) {
         format!("use a micro batch that divides {} (target {target} ÷ world {world}): {list}", target / world.max(1))
@@ -61,7 +61,7 @@ pub fn target(resolved: &ResolvedConfig, target: u64, micro: u64, world: u64, ca
     diagnostic
 }
 
-pub fn derivation(resolved: &ResolvedConfig, role: Role, numerator: u64, denominator: u64) -> Diagnostic {
+pub(crate) fn derivation(resolved: &ResolvedConfig, role: Role, numerator: u64, denominator: u64) -> Diagnostic {
     // A global batch split over the world (`BatchSemantics::global_split_over_world`):
     // the framework refuses a world that does not divide it.
     if resolved.detection.dialect.batch().global_split_over_world {

@@ -53,7 +53,7 @@ fn collect<'a>(node: &'a Node, out: &mut Vec<(String, &'a Node)>) {
 
 /// Splits `key:value,key:[a:1,b:2]` into options, each with its span in the
 /// file when the scalar's source text contains it verbatim (else the value's span).
-pub fn parse(document: &Document, node: &Node) -> Vec<AllocOption> {
+pub(crate) fn parse(document: &Document, node: &Node) -> Vec<AllocOption> {
     let Some(text) = node.as_str() else { return Vec::new() };
     let raw = document.source.text().get(node.span.clone()).unwrap_or("");
     let body = text.split_once('=').filter(|(name, _)| VARIABLES.contains(name)).map_or(text, |(_, rest)| rest);

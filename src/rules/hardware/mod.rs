@@ -30,7 +30,13 @@ pub(crate) struct Lacks {
 }
 
 /// The finding of a HW rule: at the precision's value, for one GPU target and stage.
-pub fn lacks(rule: impl Into<crate::rules::codes::RuleId>, resolved: &ResolvedConfig, precision: &RoleValue, gpu: &GpuTarget, lacks: Lacks) -> Diagnostic {
+pub(crate) fn lacks(
+    rule: impl Into<crate::rules::codes::RuleId>,
+    resolved: &ResolvedConfig,
+    precision: &RoleValue,
+    gpu: &GpuTarget,
+    lacks: Lacks,
+) -> Diagnostic {
     let cc = gpu.compute_capability.as_deref().map_or_else(|| "not stated".to_owned(), |cc| format!("compute capability {cc}"));
     let short = lacks.feature.trim_start_matches("native ");
     let mut diagnostic = Diagnostic::new(

@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 /// The GPU targets a config is checked against: `--gpu` / the manifest's `gpus`,
 /// else the native config's own `gpus` list.
-pub fn targets(resolved: &ResolvedConfig, settings: &Settings) -> Vec<GpuTarget> {
+pub(crate) fn targets(resolved: &ResolvedConfig, settings: &Settings) -> Vec<GpuTarget> {
     if !settings.gpus.is_empty() {
         return settings.gpus.clone();
     }
@@ -186,7 +186,7 @@ pub(crate) fn biggest(estimate: &Estimate, count: usize) -> String {
 
 /// Where a memory finding points: a stage-file value that feeds a memory term
 /// (stage 01's `n_negatives`), else the micro batch, else the top of the file.
-pub fn anchor(resolved: &ResolvedConfig, model: Option<&MemoryModel>) -> (Arc<SourceFile>, Span) {
+pub(crate) fn anchor(resolved: &ResolvedConfig, model: Option<&MemoryModel>) -> (Arc<SourceFile>, Span) {
     if resolved.stage.is_some()
         && let Some(model) = model
     {
@@ -204,7 +204,7 @@ pub fn anchor(resolved: &ResolvedConfig, model: Option<&MemoryModel>) -> (Arc<So
 }
 
 /// A diagnostic at the memory anchor, with stage and GPU set.
-pub fn at(
+pub(crate) fn at(
     rule: impl Into<crate::rules::codes::RuleId>,
     resolved: &ResolvedConfig,
     model: Option<&MemoryModel>,

@@ -50,7 +50,7 @@ declare_rule! {
     }
 }
 
-pub fn report(checker: &mut Checker, files: &[Arc<SourceFile>], problems: &[CompositionProblem]) {
+pub(crate) fn report(checker: &mut Checker, files: &[Arc<SourceFile>], problems: &[CompositionProblem]) {
     for problem in problems {
         let Some(file) = files.get(problem.file) else { continue };
         let rule = if problem.error { MissingConfig.id() } else { super::unresolved_value::UnresolvedValue.id() };

@@ -25,7 +25,7 @@ pub struct CompiledSchema {
 }
 
 /// The compiled schema `name` (one of `crate::schema::NAMES`), compiled once per process.
-pub fn compiled(name: &str) -> &'static CompiledSchema {
+pub(crate) fn compiled(name: &str) -> &'static CompiledSchema {
     static TRAINING: OnceLock<CompiledSchema> = OnceLock::new();
     static STAGE: OnceLock<CompiledSchema> = OnceLock::new();
     let cell = match name {

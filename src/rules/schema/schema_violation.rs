@@ -56,6 +56,6 @@ pub fn diagnostic(document: &Document, pointer: &str, node: &Node, key_span: Opt
 }
 
 /// `/batch/micro_batch` → `batch.micro_batch`.
-pub fn dotted(pointer: &str) -> String {
+pub(crate) fn dotted(pointer: &str) -> String {
     pointer.trim_start_matches('/').split('/').map(|s| s.replace("~1", "/").replace("~0", "~")).collect::<Vec<_>>().join(".")
 }

@@ -74,7 +74,7 @@ pub(crate) fn the_rest(document: &Document, parent_pointer: &str, first: &Entry,
 
 /// A key the framework renamed (`Framework::renamed_keys`): the new name is the suggestion,
 /// however far its spelling is from the old one, and `why` says where the framework renamed it.
-pub fn renamed(document: &Document, parent_pointer: &str, entry: &Entry, title: &str, new: &str, why: &str) -> Diagnostic {
+pub(crate) fn renamed(document: &Document, parent_pointer: &str, entry: &Entry, title: &str, new: &str, why: &str) -> Diagnostic {
     let parent = dotted(parent_pointer);
     let place = if parent.is_empty() { "at the top level".to_owned() } else { format!("in `{parent}`") };
     let message = format!("unknown key `{}` {place}; {title} renamed it `{new}`", entry.key);

@@ -34,7 +34,7 @@ pub(crate) fn may_have_suppressions(file: &SourceFile) -> bool {
     file.text().contains(MARKER)
 }
 
-pub fn parse(file: &Arc<SourceFile>) -> Vec<Suppression> {
+pub(crate) fn parse(file: &Arc<SourceFile>) -> Vec<Suppression> {
     let text = file.text();
     if !text.contains(MARKER) {
         return Vec::new();
