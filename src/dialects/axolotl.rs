@@ -5,7 +5,7 @@ use super::{Doc, BatchSemantics, Dialect, DerivedRoles, Evidence, Framework, Kno
 use crate::load::Node;
 use crate::schema::{Manifest, Role};
 
-pub const AXOLOTL: Dialect = Dialect(&Axolotl);
+pub(crate) const AXOLOTL: Dialect = Dialect(&Axolotl);
 
 pub struct Axolotl;
 

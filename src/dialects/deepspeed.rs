@@ -8,11 +8,11 @@ use super::{Doc, BatchSemantics, Dialect, DerivedRoles, Evidence, Framework, Kno
 use crate::load::Node;
 use crate::schema::{Manifest, Role};
 
-pub const DEEPSPEED: Dialect = Dialect(&Deepspeed);
+pub(crate) const DEEPSPEED: Dialect = Dialect(&Deepspeed);
 
 pub(crate) struct Deepspeed;
 
-pub const BINDINGS: [(Role, &str); 10] = [
+pub(crate) const BINDINGS: [(Role, &str); 10] = [
     (Role::MicroBatch, "train_micro_batch_size_per_gpu"),
     (Role::Accumulation, "gradient_accumulation_steps"),
     (Role::GlobalBatch, "train_batch_size"),

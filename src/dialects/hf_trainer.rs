@@ -14,7 +14,7 @@ pub(crate) struct HfTrainer;
 /// (trl `trl/trainer/model_config.py`), the `ModelArguments` of the transformers example scripts
 /// (`examples/pytorch/language-modeling/run_clm.py`) and of the trainers built on them
 /// (each dialect file cites its own), parsed from the same file by `HfArgumentParser`.
-pub const BINDINGS: [(Role, &str); 11] = [
+pub(crate) const BINDINGS: [(Role, &str); 11] = [
     (Role::Model, "model_name_or_path"),
     (Role::MicroBatch, "per_device_train_batch_size"),
     (Role::Accumulation, "gradient_accumulation_steps"),

@@ -41,7 +41,7 @@ pub(crate) struct LlmFoundry;
 /// (llm-foundry `llmfoundry/models/hf/hf_causal_lm.py`, `ComposerHFCausalLM`); an
 /// `mpt_causal_lm` states its shape (`llmfoundry/models/mpt/configuration_mpt.py`,
 /// `MPTConfig(d_model, n_heads, n_layers, vocab_size, max_seq_len)`).
-pub const BINDINGS: [(Role, &str); 12] = [
+pub(crate) const BINDINGS: [(Role, &str); 12] = [
     (Role::GlobalBatch, "global_train_batch_size"),
     (Role::MicroBatch, "device_train_microbatch_size"),
     (Role::SequenceLength, "max_seq_len"),

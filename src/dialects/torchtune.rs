@@ -4,7 +4,7 @@ use super::{Doc, Dialect, DerivedRoles, Evidence, Framework};
 use crate::load::{Node, Value};
 use crate::schema::{Manifest, Role};
 
-pub const TORCHTUNE: Dialect = Dialect(&Torchtune);
+pub(crate) const TORCHTUNE: Dialect = Dialect(&Torchtune);
 
 pub(crate) struct Torchtune;
 

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// The name of the base every URI is relative to.
-pub const SRCROOT: &str = "%SRCROOT%";
+pub(crate) const SRCROOT: &str = "%SRCROOT%";
 
 /// `%SRCROOT%` for a run over `paths`: the git work tree around the first
 /// path (found by looking for `.git`, no git process), else the manifest's
