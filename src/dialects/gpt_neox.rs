@@ -87,9 +87,15 @@ fn keys(root: &Node) -> Vec<String> {
     root.entries().map(|entries| entries.iter().map(|e| e.key.replace('-', "_")).collect()).unwrap_or_default()
 }
 
+/// Whether `key` is `name` with `-` written for `_` (NeoX reads both spellings).
+fn spelled(key: &str, name: &str) -> bool {
+    key.len() == name.len() && key.bytes().zip(name.bytes()).all(|(a, b)| a == b || (a == b'-' && b == b'_'))
+}
+
 fn evidence(root: &Node) -> Option<String> {
-    let keys = keys(root);
-    let has = |k: &str| keys.iter().any(|key| key == k);
+    // Asked of every config: compared in place, not copied with `_` for `-` first.
+    let entries = root.entries().unwrap_or_default();
+    let has = |k: &str| entries.iter().any(|entry| spelled(&entry.key, k));
     let primary: Vec<&str> = PRIMARY.iter().copied().filter(|k| has(k)).collect();
     let secondary: Vec<&str> = SECONDARY.iter().copied().filter(|k| has(k)).collect();
     let quoted = |keys: &[&str]| keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");

@@ -130,7 +130,7 @@ fn anchor(root: &Node) -> &'static str {
 /// The dotted layout (commit ed62d0e2): a `ds` mapping of DeepSpeed settings and a `train`
 /// mapping of batch sizes (`--ds.zero_stage 2 --train.micro_batch_size 2`).
 fn dotted(root: &Node) -> bool {
-    let ds = ["zero_stage", "param_dtype", "adam_offload", "attn_implementation", "packing_samples"].iter().any(|k| root.get_dotted(&format!("ds.{k}")).is_some());
+    let ds = ["ds.zero_stage", "ds.param_dtype", "ds.adam_offload", "ds.attn_implementation", "ds.packing_samples"].iter().any(|k| root.get_dotted(k).is_some());
     ds && (root.get_dotted("train.micro_batch_size").is_some() || root.get_dotted("train.batch_size").is_some())
 }
 
