@@ -721,3 +721,20 @@ fn an_aqlm_checkpoint_is_priced_at_two_bits_per_weight() {
     // Not bitsandbytes: its 4-bit matmul's saved input does not apply.
     assert!(!e["notes"].to_string().contains("bitsandbytes"), "{e:#}");
 }
+
+/// torchtune's `tensor_parallel_dim` splits each layer before FSDP shards it
+/// (`recipes/full_finetune_distributed.py`: `self.tp_degree = cfg.get("tensor_parallel_dim", 1)`):
+/// Llama-4-Maverick's full fine-tune at TP 8 gathers an eighth of each block per GPU, so it is not
+/// called out of memory on every world (it was, at 34.86 GiB of gathered blocks), and the GPUs it
+/// may fit on count the tensor-parallel degree.
+#[test]
+fn torchtune_tensor_parallel_divides_the_gathered_blocks() {
+    let Some(shared) = common::shared() else { return };
+    let config = shared.join("corpus/pytorch__torchtune/recipes/configs/llama4/maverick_17B_128E_full.yaml");
+    let output = common::trainlint(&["check", "--exit-zero", "--output-format", "json", "--gpu", "rtx-4090", "--select", "MEM", config.to_str().unwrap()]);
+    let json: serde_json::Value = serde_json::from_str(&common::stdout(&output)).expect("json");
+    let found: Vec<(&str, &str)> =
+        json["diagnostics"].as_array().unwrap().iter().map(|d| (d["code"].as_str().unwrap(), d["message"].as_str().unwrap())).collect();
+    assert!(!found.iter().any(|(code, _)| *code == "MEM001"), "{found:?}");
+    assert!(found.iter().any(|(_, message)| message.contains("× 8 tensor-parallel")), "{found:?}");
+}

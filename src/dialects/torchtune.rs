@@ -16,13 +16,20 @@ pub(crate) struct Torchtune;
 /// @ v0.3.0 651a7300: "PackedDataset requires a max_seq_len to be set on the tokenizer"); in 0.1 and
 /// 0.2 the dataset builders took it (`alpaca_dataset(..., max_seq_len: int = 512, ...)` @ v0.2.1
 /// 83557aa9, written `dataset: {max_seq_len: 4096}` in e.g. `recipes/configs/phi3/mini_full.yaml`).
-const BINDINGS: [(Role, &str); 6] = [
+///
+/// `tensor_parallel_dim` is the distributed recipes' tensor-parallel degree (`self.tp_degree =
+/// cfg.get("tensor_parallel_dim", 1)` in `recipes/full_finetune_distributed.py`, with
+/// `data_parallel_shard_dim: -1` inferring the FSDP degree from what TP leaves, as
+/// `recipes/configs/llama4/maverick_17B_128E_full.yaml` says): each layer is split over that many
+/// GPUs before FSDP shards it.
+const BINDINGS: [(Role, &str); 7] = [
     (Role::Model, "model._component_"),
     (Role::MicroBatch, "batch_size"),
     (Role::Accumulation, "gradient_accumulation_steps"),
     (Role::SequenceLength, "tokenizer.max_seq_len"),
     (Role::SequenceLength, "dataset.max_seq_len"),
     (Role::LearningRate, "optimizer.lr"),
+    (Role::TensorParallel, "tensor_parallel_dim"),
 ];
 
 impl Framework for Torchtune {
@@ -70,7 +77,7 @@ impl Framework for Torchtune {
     fn doc(&self) -> Doc {
         Doc {
             evidence: "`_component_` keys",
-            roles: "`model._component_` (the builder; `lora_`/`qlora_` → adapter, `qlora_` → 4-bit base), `batch_size`, `gradient_accumulation_steps`, `tokenizer.max_seq_len` (`dataset.max_seq_len` before 0.3), `optimizer._component_` (and `fused`), `optimizer.lr`, `compile`, `loss._component_`; `dtype` → pure 16-bit precision; a generic `llama2`/`llama3` builder's dimensions → the architecture",
+            roles: "`model._component_` (the builder; `lora_`/`qlora_` → adapter, `qlora_` → 4-bit base), `batch_size`, `gradient_accumulation_steps`, `tokenizer.max_seq_len` (`dataset.max_seq_len` before 0.3), `optimizer._component_` (and `fused`), `optimizer.lr`, `tensor_parallel_dim`, `compile`, `loss._component_`; `dtype` → pure 16-bit precision; a generic `llama2`/`llama3` builder's dimensions → the architecture",
             semantics: "",
         }
     }

@@ -75,6 +75,15 @@ pub fn check(checker: &mut Checker, resolved: &ResolvedConfig, settings: &Settin
                         match solved {
                             Ok(solved) => {
                                 let gpus = if solved.value == 1 { "1 GPU".to_owned() } else { format!("{} GPUs", crate::model::thousands(solved.value)) };
+                                // The world solved is the data-parallel one; a stated tensor-parallel
+                                // degree multiplies the GPUs the run takes.
+                                let gpus = match resolved.role(Role::TensorParallel).and_then(|t| t.as_u64()).filter(|t| *t > 1) {
+                                    Some(tp) => format!(
+                                        "{gpus} of data parallelism (× {tp} tensor-parallel: {} GPUs)",
+                                        crate::model::thousands(solved.value.saturating_mul(tp))
+                                    ),
+                                    None => gpus,
+                                };
                                 let at = solved
                                     .at_sequence
                                     .map(|t| format!(" and {t} tokens (the sequence length is unbounded: longer samples need more)"))
