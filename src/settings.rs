@@ -487,7 +487,14 @@ fn find_manifest(paths: &[PathBuf]) -> Result<Option<(Manifest, PathBuf, String)
 /// once, so the files of sibling folders do not look for the same missing
 /// `trainlint.toml` and re-read the same `pyproject.toml` above them.
 pub(crate) fn nearest_manifest(dir: &Path) -> Option<PathBuf> {
-    let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let mut absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    // `Path::parent` is lexical: from `repo/../other` it steps to `repo`, whose manifest does not
+    // govern `other`. A folder named through `..` is walked up from where it really is.
+    if absolute.components().any(|c| c == std::path::Component::ParentDir)
+        && let Ok(real) = std::fs::canonicalize(&absolute)
+    {
+        absolute = real;
+    }
     let mut walked: Vec<&Path> = Vec::new();
     let mut found = None;
     let mut current = Some(absolute.as_path());

@@ -502,6 +502,25 @@ fn a_manifest_above_the_git_work_tree_does_not_govern_it() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A folder named through `..` (`repo/../other/c.yaml`) is walked up from where it is: the walk
+/// had stepped lexically from `repo/..` into `repo`, whose manifest then governed `other`.
+#[test]
+fn a_path_through_dot_dot_is_governed_by_its_own_folders_manifest() {
+    let dir = temp_dir("dot-dot-manifest");
+    std::fs::create_dir_all(dir.join("repo/.git")).unwrap();
+    std::fs::create_dir_all(dir.join("other")).unwrap();
+    std::fs::write(dir.join("repo/trainlint.toml"), "gpus = [\"rtx-4090\"]\n").unwrap();
+    std::fs::write(dir.join("other/c.yaml"), "trainlint: 1\nbatch: {micro_batch: 4, accumulation: 2}\nparallel: {devices: 1}\n").unwrap();
+    let shown = |path: &str| common::stdout(&common::trainlint_in(&dir.join("repo"), &["check", path, "--show-settings"]));
+    let through = shown("../other/c.yaml");
+    assert!(through.contains("manifest: none (the defaults)"), "{through}");
+    // The folder's own manifest is still found through `..`.
+    std::fs::write(dir.join("other/trainlint.toml"), "gpus = [\"a100-80gb\"]\n").unwrap();
+    let own = shown("../other/c.yaml");
+    assert!(own.contains("other") && own.contains("trainlint.toml") && !own.contains("repo/trainlint.toml"), "{own}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Issue 26 item 8: a chain of 58,000 interpolations ending in a missing key (a 1 MiB file)
 /// took 56 s: each key past the depth limit was its own SCH005, and rendering 57,985 findings in
 /// one large file is quadratic. The depth limit is now reported once, like the budget.
