@@ -275,30 +275,36 @@ fn estimates_match_our_measured_peaks() {
 fn bands_are_computed_from_the_accuracy_table() {
     use trainlint::estimate::band::{Kind, MIN_ROWS, Measured, Table, measure};
     let mut rows: Vec<Measured> = Vec::new();
+    // The peaks published in each framework's own config format (tests/published_configs.rs,
+    // which checks that results.json is what the binary gives): the rows that make the
+    // frameworks' own cells.
+    let published: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(common::repo().join("fixtures/published/results.json")).unwrap()).unwrap();
+    let compared = |row: &&Value| row["excluded"].is_null() && row["tensor_ratio"].as_f64().is_some() && !row["kind"].is_null();
+    // One measurement is one row: a peak restated in the native format (data/published_runs.json)
+    // that is also compared in its framework's own config format counts once, as the latter.
+    let in_framework_format: std::collections::HashSet<&str> = published.iter().filter(compared).filter_map(|r| r["id"].as_str()).collect();
     for (file, label) in [("data/published_runs.json", "published"), ("data/measured_runs.json", "measured")] {
         let (outcomes, ..) = compare(file, &format!("bands-{label}"));
         for o in outcomes {
+            if in_framework_format.contains(o.id.as_str()) {
+                continue;
+            }
             if let (Some(ratio), Some(kind)) = (o.tensor_ratio, o.kind) {
                 let kind: Kind = serde_json::from_value(kind).unwrap_or_else(|e| panic!("{}: kind {e}", o.id));
                 rows.push(Measured { kind, ratio, factor: o.factor, states_ratio: o.states_ratio });
             }
         }
     }
-    // The peaks published in each framework's own config format (tests/published_configs.rs,
-    // which checks that results.json is what the binary gives): the rows that make the
-    // frameworks' own cells.
-    let published: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(common::repo().join("fixtures/published/results.json")).unwrap()).unwrap();
-    for row in published.iter().filter(|r| r["excluded"].is_null()) {
-        if let (Some(ratio), false) = (row["tensor_ratio"].as_f64(), row["kind"].is_null()) {
-            let kind: Kind = serde_json::from_value(row["kind"].clone()).unwrap_or_else(|e| panic!("{}: kind {e}", row["id"]));
-            rows.push(Measured { kind, ratio, factor: row["factor"].as_f64(), states_ratio: row["states_ratio"].as_f64() });
-        }
+    for row in published.iter().filter(compared) {
+        let ratio = row["tensor_ratio"].as_f64().unwrap_or_default();
+        let kind: Kind = serde_json::from_value(row["kind"].clone()).unwrap_or_else(|e| panic!("{}: kind {e}", row["id"]));
+        rows.push(Measured { kind, ratio, factor: row["factor"].as_f64(), states_ratio: row["states_ratio"].as_f64() });
     }
-    assert!(rows.len() >= 200, "too few rows for the bands: {}", rows.len());
+    assert!(rows.len() >= 150, "too few rows for the bands: {}", rows.len());
     let table = measure(
         &rows,
         MIN_ROWS,
-        "tests/accuracy.rs bands_are_computed_from_the_accuracy_table: every row of data/published_runs.json, data/measured_runs.json and fixtures/published/results.json the binary estimated; ratio = measured ÷ estimated live tensors; states ratio = measured live tensors ÷ estimated model states; factor = (measured live tensors − model states) ÷ computed rows, over the rows whose computed rows are at least a tenth of their tensors and 1 GiB (`band::factor_measurable`)",
+        "tests/accuracy.rs bands_are_computed_from_the_accuracy_table: every row of data/published_runs.json, data/measured_runs.json and fixtures/published/results.json the binary estimated, each measurement once (a published peak compared in its framework's own config format is not counted again as its native restatement); ratio = measured ÷ estimated live tensors; states ratio = measured live tensors ÷ estimated model states; factor = (measured live tensors − model states) ÷ computed rows, over the rows whose computed rows are at least a tenth of their tensors and 1 GiB (`band::factor_measurable`)",
     );
     let path = common::repo().join("data/uncertainty.json");
     let text = serde_json::to_string_pretty(&table).unwrap() + "\n";
