@@ -781,11 +781,20 @@ add("mistralai/Mistral-Small-3.1-24B-Instruct-2503", 5120, 40, 32, 8, 32768, 131
         {"name": "patch merger", "kind": "linear", "in": 4096, "out": 1024},
         {"name": "projector linear_1", "kind": "linear", "in": 1024, "out": 5120},
         {"name": "projector linear_2", "kind": "linear", "in": 5120, "out": 5120}]})
+# Devstral Small 1.0 (2505): the same text-only Mistral Small 3.1 decoder as Devstral Small 1.1 (2507), aliased here.
+DEVSTRAL_2505_SRC = (
+    "; alias mistralai/Devstral-Small-2505 (Devstral Small 1.0): its model card (README.md of mistralai/Devstral-Small-2505 as mirrored "
+    "on model.aibase.com, model 1927650041783390208: \"fine-tuned from Mistral-Small-3.1 ... Devstral is text-only, and the vision "
+    "encoder was removed before fine-tuning\", Tekken tokenizer with a 131k vocabulary, 128k context) and a public OpenVINO GGUF "
+    "frontend note that compares the published config.json files of Devstral-Small-2505 and -2507 (code index file id 67340720967, "
+    "\"Devstral Small 2505 | llama | Same decoder configuration as 2507\"); no exact total for 2505 itself was found, so the "
+    "23,572,403,200 above is checked against 2506/2507/Devstral 1.1 only")
 add("mistralai/Magistral-Small-2506", 5120, 40, 32, 8, 32768, 131072, 131072,
     MS3_TEXT + " (the text decoder alone: Magistral Small 2506/2507 and Devstral Small 1.1 ship without the vision tower, as the keras-hub "
     "presets magistral_small_2506_en, magistral_small_2507_en and devstral_small_1_1 (Devstral-Small-2507) state 23,572,403,200 params, "
-    "which this text-only count reproduces)",
-    arch="mistral", hd=128, aliases=["mistralai/Magistral-Small-2507", "mistralai/Devstral-Small-2507", "Magistral-Small-2506"])
+    "which this text-only count reproduces)" + DEVSTRAL_2505_SRC,
+    arch="mistral", hd=128, aliases=["mistralai/Magistral-Small-2507", "mistralai/Devstral-Small-2507", "Magistral-Small-2506",
+                                     "mistralai/Devstral-Small-2505", "Devstral-Small-2505"])
 
 # ---------------------------------------------------------------- Qwen3-Next-80B-A3B (transformers qwen3_next defaults; same hybrid stack as Qwen3.5, text only)
 add("Qwen/Qwen3-Next-80B-A3B-Instruct", 2048, 48, 16, 2, 512, 151936, 32768,
