@@ -781,11 +781,20 @@ add("mistralai/Mistral-Small-3.1-24B-Instruct-2503", 5120, 40, 32, 8, 32768, 131
         {"name": "patch merger", "kind": "linear", "in": 4096, "out": 1024},
         {"name": "projector linear_1", "kind": "linear", "in": 1024, "out": 5120},
         {"name": "projector linear_2", "kind": "linear", "in": 5120, "out": 5120}]})
+# Devstral Small 1.0 (2505): the same text-only Mistral Small 3.1 decoder as Devstral Small 1.1 (2507), aliased here.
+DEVSTRAL_2505_SRC = (
+    "; alias mistralai/Devstral-Small-2505 (Devstral Small 1.0): its model card (README.md of mistralai/Devstral-Small-2505 as mirrored "
+    "on model.aibase.com, model 1927650041783390208: \"fine-tuned from Mistral-Small-3.1 ... Devstral is text-only, and the vision "
+    "encoder was removed before fine-tuning\", Tekken tokenizer with a 131k vocabulary, 128k context) and a public OpenVINO GGUF "
+    "frontend note that compares the published config.json files of Devstral-Small-2505 and -2507 (code index file id 67340720967, "
+    "\"Devstral Small 2505 | llama | Same decoder configuration as 2507\"); no exact total for 2505 itself was found, so the "
+    "23,572,403,200 above is checked against 2506/2507/Devstral 1.1 only")
 add("mistralai/Magistral-Small-2506", 5120, 40, 32, 8, 32768, 131072, 131072,
     MS3_TEXT + " (the text decoder alone: Magistral Small 2506/2507 and Devstral Small 1.1 ship without the vision tower, as the keras-hub "
     "presets magistral_small_2506_en, magistral_small_2507_en and devstral_small_1_1 (Devstral-Small-2507) state 23,572,403,200 params, "
-    "which this text-only count reproduces)",
-    arch="mistral", hd=128, aliases=["mistralai/Magistral-Small-2507", "mistralai/Devstral-Small-2507", "Magistral-Small-2506"])
+    "which this text-only count reproduces)" + DEVSTRAL_2505_SRC,
+    arch="mistral", hd=128, aliases=["mistralai/Magistral-Small-2507", "mistralai/Devstral-Small-2507", "Magistral-Small-2506",
+                                     "mistralai/Devstral-Small-2505", "Devstral-Small-2505"])
 
 # ---------------------------------------------------------------- Qwen3-Next-80B-A3B (transformers qwen3_next defaults; same hybrid stack as Qwen3.5, text only)
 add("Qwen/Qwen3-Next-80B-A3B-Instruct", 2048, 48, 16, 2, 512, 151936, 32768,
@@ -922,6 +931,44 @@ add("THUDM/chatglm3-6b", 4096, 28, 32, 2, 13696, 65024, 8192,
     "head has no parameters; 6,243,584,000 parameters as model.num_parameters() prints after loading chatglm3-6b (public code; the "
     "same total as ChatGLM2-6B, same architecture) (check_catalog.py CORROBORATED)",
     arch="chatglm", qkv_bias=True)
+# Baichuan 2 (remote BaichuanForCausalLM; reported out-of-memory configs load local folders named Baichuan2-13B-Chat): Llama
+# block with a fused bias-free W_pack (q, k, v) and o_proj, gate/up/down MLP, RMSNorm, untied NormHead lm_head (the head
+# normalises its weight rows in forward; the parameter is a plain vocab x hidden matrix). 7B uses RoPE, 13B ALiBi (no
+# parameters in either). Base and Chat share one config shape in every source read; no exact published total was found.
+BAICHUAN2_LAYOUT = ("layout: vllm-project/vllm vllm/model_executor/models/baichuan.py @6b06599499a6f9d6f140ae26ff95b3cbd2e7e75c "
+                    "(W_pack QKV and o_proj bias=False, gate_up/down bias=False, input_layernorm and post_attention_layernorm RMSNorm, "
+                    "final norm, separate lm_head whose loaded weight Baichuan2 (vocab 125696) normalises; BaichuanForCausalLM: hidden "
+                    "4096 = Baichuan2-7B uses ROPE, Baichuan2-13B ALIBI) and the remote modeling_baichuan.py as copied in public code "
+                    "(BaichuanAttention W_pack = Linear(H, 3H, bias=False), MLP gate/up/down bias=False, RMSNorm weight only); "
+                    "NVIDIA/NeMo nemo/collections/llm/gpt/model/baichuan.py @81c322970eefed301196de5cc7b921ad32e9ceeb (Baichuan2Config: "
+                    "RMSNorm, gated SiLU, add_bias_linear False, share_embeddings_and_output_weights False, seq_length 4096)")
+BAICHUAN2_ALIBI_NOT_PRICED = (
+    "; not priced by the memory model (the entry format has no field for it): Baichuan2-13B's remote modeling_baichuan.py "
+    "builds an ALiBi bias of n_heads x seq x seq (get_alibi_mask), merges it with the padding mask into a per-batch float "
+    "additive mask and hands that to attention, so the s x s mask tensor and an attention kernel that accepts a float mask "
+    "(not flash attention) are what actually run; the estimate prices attention as the stated or assumed implementation")
+add("baichuan-inc/Baichuan2-13B-Chat", 5120, 40, 40, 40, 13696, 125696, 4096,
+    "dims: inclusionAI/Ling mindie_config/atb_models/build/lib/atb_llm/models/baichuan/v2_13b/config_baichuan.py "
+    "@314dc6c50adf2a00e25d0f3d00659259974035d2 (Huawei MindIE ATB BaichuanConfig for Baichuan2-13B: vocab_size 125696, hidden_size "
+    "5120, intermediate_size 13696, num_hidden_layers 40, num_attention_heads 40 with num_key_value_heads = num_attention_heads, "
+    "max_position_embeddings 4096, tie_word_embeddings False) and mindspore-lab/mindformers research/baichuan2/"
+    "predict_baichuan2_13b.yaml @13fee78dc5bc3a34670abac9f9cb1d250efc74a5 (Baichuan13BV2ForCausalLM for baichuan2-13B-Chat: "
+    "hidden_size 5120, num_layers 40, num_heads 40, vocab_size 125696); ALiBi for the 13B: NVIDIA NeMo Framework user guide, "
+    "Baichuan 2 page (\"the 7B model uses RoPE; while the 13B model uses Attention with Linear Biases\"). " + BAICHUAN2_LAYOUT +
+    ". Baichuan2-13B-Base has the same config shape (both listed together in the same sources; LLaMA-Factory registers them "
+    "in one model group with lora target W_pack). Computed 13,896,668,160; the model card's \"13B\" is rounded and no exact "
+    "total was found" + BAICHUAN2_ALIBI_NOT_PRICED,
+    arch="baichuan", tie=False,
+    aliases=["baichuan-inc/Baichuan2-13B-Base", "Baichuan2-13B-Chat", "Baichuan2-13B-Base"])
+add("baichuan-inc/Baichuan2-7B-Chat", 4096, 32, 32, 32, 11008, 125696, 4096,
+    "dims: NVIDIA/NeMo nemo/collections/llm/gpt/model/baichuan.py @81c322970eefed301196de5cc7b921ad32e9ceeb (Baichuan2Config7B: "
+    "num_layers 32, hidden_size 4096, num_attention_heads 32, num_query_groups 32, ffn_hidden_size 11008, position_embedding_type "
+    "rope, seq_length 4096, untied) and mindspore-lab/mindformers research/baichuan2/predict_baichuan2_7b.yaml "
+    "@ce5f2bc715f75eb2764a29e46f81b96ea5426c33 (Baichuan7BV2ForCausalLM for baichuan2-7B-Chat: hidden_size 4096, num_layers 32, "
+    "num_heads 32, vocab_size 125696, seq_length 4096). " + BAICHUAN2_LAYOUT + ". Baichuan2-7B-Base has the same config shape. "
+    "Computed 7,505,973,248; the model card's \"7B\" is rounded and no exact total was found",
+    arch="baichuan", tie=False,
+    aliases=["baichuan-inc/Baichuan2-7B-Base", "Baichuan2-7B-Chat", "Baichuan2-7B-Base"])
 add("llava-hf/llava-1.5-7b-hf", 4096, 32, 32, 32, 11008, 32064, 4096,
     TF + "llava/configuration_llava.py (transformers 5.23.0; declared for llava-hf/llava-1.5-7b-hf: vision CLIP hidden 1024, intermediate "
     "4096, patch 14, image 336, 24 layers; text AutoConfig llama = LlamaConfig defaults 4096/32 layers/32 heads/11008, untied; "
