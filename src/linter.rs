@@ -215,7 +215,7 @@ pub(crate) fn lint_document_as(document: Document, settings: &Settings, explicit
             // A launch script's flags go to the program's own argument parser (FastChat's
             // `--data_path`, `--lazy_preprocess`), whose fields trainlint does not know, and are
             // typed by it, not by YAML: no unknown-key or YAML-typing findings.
-            let script = document.format == Format::Shell;
+            let script = matches!(document.format, Format::Shell | Format::Python);
             if !native && !script && checker.runs(Check::Schema) {
                 sch::dialect_keys::check(&mut checker, &document, root, &resolved);
             }

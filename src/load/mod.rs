@@ -10,6 +10,7 @@ pub mod git;
 pub mod json;
 pub mod loader;
 pub(crate) mod programs;
+pub(crate) mod python;
 pub mod scalar;
 pub mod shell;
 pub mod toml;
@@ -56,6 +57,9 @@ pub enum Format {
     /// TOML (torchtitan's `train_configs/*.toml`): read only as the frameworks that read TOML
     /// (`dialects::Framework::reads_toml`); any other TOML file is not a training config.
     Toml,
+    /// A Python training script: the literal keyword arguments of its `TrainingArguments` / TRL
+    /// config call (`load::python`); read, never imported or run.
+    Python,
 }
 
 impl Format {
@@ -67,6 +71,7 @@ impl Format {
             Format::Jsonc => "JSONC",
             Format::Shell => "shell script",
             Format::Toml => "TOML",
+            Format::Python => "Python script",
         }
     }
 
@@ -124,6 +129,24 @@ impl Format {
         Format::toml_text_looks_like_torchtitan(&text)
     }
 
+    /// Whether a `.py` file found by walking may be a training script: it calls `TrainingArguments`
+    /// or a TRL config (`python::looks_like_training_script`). Only such files are collected by the
+    /// walker; the reader (`load::python`) then reads their calls. Reads at most `MAX_FILE_BYTES` + 1
+    /// bytes of a regular file; a larger file is not read.
+    pub(crate) fn looks_like_training_script(path: &Path) -> bool {
+        use std::io::Read;
+        let Ok(metadata) = std::fs::metadata(path) else { return false };
+        if !metadata.is_file() || metadata.len() > MAX_FILE_BYTES {
+            return false;
+        }
+        let mut bytes = Vec::new();
+        let Ok(file) = std::fs::File::open(path) else { return false };
+        if file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).is_err() {
+            return false;
+        }
+        std::str::from_utf8(&bytes).is_ok_and(python::looks_like_training_script)
+    }
+
     /// `looks_like_torchtitan` on a text.
     pub(crate) fn toml_text_looks_like_torchtitan(text: &str) -> bool {
         let header = |line: &str, name: &str| line.strip_prefix('[').and_then(|rest| rest.split(']').next()).is_some_and(|inside| inside.trim() == name);
@@ -148,6 +171,7 @@ impl Format {
             "jsonc" => Some(Format::Jsonc),
             "sh" | "bash" | "slurm" | "sbatch" => Some(Format::Shell),
             "toml" => Some(Format::Toml),
+            "py" => Some(Format::Python),
             _ => None,
         }
     }
@@ -257,6 +281,7 @@ pub fn parse_text(text: &str, format: Format) -> Result<(Node, Vec<DuplicateKey>
         Format::Jsonc => json::parse_jsonc(text).map(|t| (t.root, t.duplicates)),
         Format::Shell => shell::parse(text, None).map(|root| (root, Vec::new())),
         Format::Toml => toml::parse(text).map(|root| (root, Vec::new())),
+        Format::Python => python::parse(text).map(|root| (root, Vec::new())),
     }
 }
 

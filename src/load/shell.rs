@@ -2036,7 +2036,9 @@ fn single(program: &[Option<String>], line: usize, notes: &[String]) -> Option<L
             None => name,
         });
     }
-    if configs.is_empty() && overrides.is_empty() && !flags {
+    // A program with nothing after it still names the run when it is a Python script: one that
+    // writes its `TrainingArguments` as literals is the config (`resolve::launch`).
+    if configs.is_empty() && overrides.is_empty() && !flags && !script.as_deref().is_some_and(|s| s.ends_with(".py")) {
         return None;
     }
     let what = if notes.is_empty() { String::new() } else { format!("; {}", notes.join("; ")) };

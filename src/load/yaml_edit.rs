@@ -88,7 +88,7 @@ fn set_unchecked(source: &Arc<SourceFile>, root: &Node, path: &str, value: &str)
     let text = source.text();
     // JSON, TOML and shell scripts: only values that are written can be replaced (byte-exactly,
     // `replace_scalar`); a missing key is never inserted, so the fix is display-only.
-    if source.path().extension().is_some_and(|e| e == "json" || e == "jsonc" || e == "toml" || e == "sh" || e == "bash") {
+    if source.path().extension().is_some_and(|e| e == "json" || e == "jsonc" || e == "toml" || e == "sh" || e == "bash" || e == "py") {
         let entry = root.entry_dotted(path)?;
         return replace_scalar(source, &entry.value, value);
     }

@@ -189,6 +189,13 @@ fn read_script(settings: &Settings, script: &Path, base: &Path) -> Vec<Found> {
             let path = literal(&text, "config_path").map(|p| folder.join(p).join(&name)).unwrap_or_else(|| folder.join(&name));
             written.push(path.to_string_lossy().into_owned());
         }
+        // `accelerate launch train.py` with no config named: a training script that writes its
+        // `TrainingArguments` as literals (`load::python`) is the run's config, and this launch its world.
+        if written.is_empty()
+            && let Some(program) = launch.script.as_deref().filter(|p| p.ends_with(".py"))
+        {
+            written.push(program.to_owned());
+        }
         let configs: Vec<PathBuf> = written.iter().filter_map(|c| starts.iter().find_map(|s| loader.canonical(&s.join(c)))).collect();
         let (mut world, mut what) = (launch.world, launch.what.clone());
         let accelerate = accelerate_file(settings, &starts, &launch);
@@ -430,13 +437,43 @@ fn header_launches(text: &str, config: &Path) -> Vec<(usize, Launch, Option<Path
         if written.extension().is_some_and(|e| e == "yaml" || e == "yml") { written.with_extension("") } else { written.to_path_buf() }
     };
     let names_this = |written: &Path| !written.as_os_str().is_empty() && stem.ends_with(written);
+    // A Python training script (`load::python`) is the program its launch runs, and its header is
+    // its comments and its module docstring (`"""…accelerate launch … train.py"""`).
+    let python = config.extension().is_some_and(|e| e == "py");
+    let runs_this = |launch: &Launch| python && launch.script.as_deref().is_some_and(|s| !s.is_empty() && config.ends_with(s.trim_start_matches("./")));
     let file_stem = stem.file_name().and_then(|s| s.to_str());
     let mut out = Vec::new();
     let mut command = String::new();
     let mut first = 0;
+    // In the module docstring: the quotes that close it.
+    let mut docstring: Option<&str> = None;
     for (index, line) in text.lines().enumerate() {
-        let trimmed = line.trim_start();
-        if !trimmed.is_empty() && !trimmed.starts_with('#') {
+        let mut trimmed = line.trim_start();
+        if python {
+            match docstring {
+                Some(quotes) => {
+                    if let Some(end) = trimmed.find(quotes) {
+                        docstring = None;
+                        trimmed = trimmed[..end].trim_end();
+                    }
+                }
+                None => {
+                    let unprefixed = trimmed.trim_start_matches(['r', 'R', 'u', 'U']);
+                    if let Some(quotes) = ["\"\"\"", "'''"].into_iter().find(|q| unprefixed.starts_with(q)) {
+                        let rest = &unprefixed[3..];
+                        match rest.find(quotes) {
+                            Some(end) => trimmed = rest[..end].trim(),
+                            None => {
+                                docstring = Some(quotes);
+                                trimmed = rest.trim_start();
+                            }
+                        }
+                    } else if !trimmed.is_empty() && !trimmed.starts_with('#') {
+                        break;
+                    }
+                }
+            }
+        } else if !trimmed.is_empty() && !trimmed.starts_with('#') {
             break;
         }
         let body = trimmed.trim_start_matches('#').trim();
@@ -453,7 +490,11 @@ fn header_launches(text: &str, config: &Path) -> Vec<(usize, Launch, Option<Path
         // shell builds it: most header comments are prose and licences, not worth reading as shell.
         let may_name_this = may_name(&command, file_stem);
         for launch in if may_name_this { launches(&command) } else { Vec::new() } {
-            let Some(written) = launch.configs.iter().map(|c| written_stem(c)).find(|w| names_this(w)) else { continue };
+            let written = match launch.configs.iter().map(|c| written_stem(c)).find(|w| names_this(w)) {
+                Some(written) => written,
+                None if runs_this(&launch) => launch.script.as_deref().map(|s| Path::new(s.trim_start_matches("./")).with_extension("")).unwrap_or_default(),
+                None => continue,
+            };
             let run_from = config.ancestors().nth(written.components().count()).map(Path::to_path_buf);
             out.push((first, launch, run_from));
         }

@@ -176,6 +176,9 @@ pub fn resolve(document: &Document, root: &Node, settings: &Settings) -> Resolve
     if document.format == crate::load::Format::Shell {
         return script(document, root, settings);
     }
+    if document.format == crate::load::Format::Python {
+        return python_script(document, root, settings);
+    }
     let detection = detect_at(root, settings, Some(document.source.path()));
     // A file no dialect recognises is not known to be read by OmegaConf: `${...}` is text.
     let omegaconf = detection.dialect.interpolates() && detection.dialect != crate::dialects::unknown::UNKNOWN;
@@ -252,6 +255,65 @@ fn script(document: &Document, root: &Node, settings: &Settings) -> ResolvedConf
         }
     };
     launched(vec![Arc::clone(source)], root, detection, settings, None, false, own)
+}
+
+/// A Python training script as the run its literal settings describe (`load::python`): the HF
+/// Trainer's (TRL's configs are `TrainingArguments`), by the argument call it makes and the trainer
+/// it trains (`python::training_call`). A Python file without both is not a training config
+/// (`unknown`): a test that builds a trainer to compare logits is not a run. The launcher, and so the world, is not
+/// read from the script (a launch line that runs it gives its flags, not the script's settings).
+///
+/// TRL's configs default differently from `TrainingArguments`, by release: `bf16` is true unless
+/// `fp16` is set since 0.19 (trl #3515, `sft_config.py` `__post_init__`: `self.bf16 = not
+/// (self.fp16) if self.bf16 is None`), and `gradient_checkpointing` is true since 0.22 (trl #3510,
+/// every trainer's config). Where the script leaves them unwritten, the project's TRL release
+/// (`resolve::versions`) decides; a project that states none gets the latest release's, as the
+/// migrations assume, and the detection's reason says so.
+fn python_script(document: &Document, root: &Node, settings: &Settings) -> ResolvedConfig {
+    let mut tree = root.clone();
+    let detection = match crate::load::python::training_call(document.source.text()) {
+        Ok((call, line, train, span)) => {
+            let mut reason = format!("a Python training script: the literal keyword arguments of `{call}(...)` (line {line}), trained at line {train}");
+            if crate::load::python::is_trl_config(&call) {
+                let release = |version: &[u64]| match versions::at_least_of(
+                    settings,
+                    "trl",
+                    &["trl"],
+                    document.source.path(),
+                    &crate::schema::version::Version::new(version),
+                ) {
+                    Ok((answer, _)) => (answer, false),
+                    Err(_) => (true, true),
+                };
+                let mut defaults = Vec::new();
+                let mut assumed = false;
+                for (key, since, unless) in [("bf16", [0, 19], "fp16"), ("gradient_checkpointing", [0, 22], "")] {
+                    let (applies, latest) = release(&since);
+                    let written = tree.get(key).is_some() || (!unless.is_empty() && tree.get(unless).is_some());
+                    if applies
+                        && !written
+                        && let crate::load::Value::Map(entries) = &mut tree.value
+                    {
+                        entries.push(Entry {
+                            key: key.to_owned(),
+                            key_span: span.clone(),
+                            key_origin: 0,
+                            value: Node::new(crate::load::Value::Bool(true), span.clone()),
+                        });
+                        defaults.push(format!("`{key}` true (TRL's default since {}.{})", since[0], since[1]));
+                        assumed |= latest;
+                    }
+                }
+                if !defaults.is_empty() {
+                    let release = if assumed { "; the project states no TRL release: the latest's defaults" } else { "" };
+                    reason.push_str(&format!(", with {}{release}", defaults.join(" and ")));
+                }
+            }
+            Detection { dialect: crate::dialects::hf_trainer::HF_TRAINER, reason, declared: false }
+        }
+        Err(why) => Detection { dialect: crate::dialects::unknown::UNKNOWN, reason: why.into(), declared: false },
+    };
+    launched(vec![Arc::clone(&document.source)], tree, detection, settings, None, false, None)
 }
 
 /// The config a launch line passes that the script writes before it from a heredoc, parsed (its
