@@ -85,11 +85,16 @@ const MEMORY_KEYS: &[&str] = &[
 /// an opening parenthesis). What `discover::walk` collects of `.py` files; a file named on the
 /// command line is read whatever it holds.
 pub(crate) fn looks_like_training_script(text: &str) -> bool {
-    ARGUMENT_CALLS.iter().any(|name| {
-        text.match_indices(name).any(|(at, _)| {
-            let before = text[..at].chars().next_back();
-            let boundary = before.is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
-            boundary && text[at + name.len()..].trim_start_matches([' ', '\t']).starts_with('(')
+    // Every name in `ARGUMENT_CALLS` ends in one of two words: two passes over the text, not one
+    // per name (a repository's every `.py` file is read by this when it is walked).
+    ["Arguments", "Config"].into_iter().any(|suffix| {
+        text.match_indices(suffix).any(|(at, _)| {
+            let end = at + suffix.len();
+            if !text[end..].trim_start_matches([' ', '\t']).starts_with('(') {
+                return false;
+            }
+            let start = text[..at].char_indices().rev().find(|(_, c)| !(c.is_alphanumeric() || *c == '_')).map_or(0, |(i, c)| i + c.len_utf8());
+            ARGUMENT_CALLS.contains(&&text[start..end])
         })
     })
 }
@@ -688,6 +693,15 @@ mod tests {
         // f-strings, and calls to anything else, are not literals.
         let json = read("args = TrainingArguments(output_dir=f'out/{name}', logging_steps=len(x))\n");
         assert!(json.get("output_dir").is_none() && json.get("logging_steps").is_none(), "{json}");
+    }
+
+    #[test]
+    fn the_walkers_test_finds_every_argument_call() {
+        for name in ARGUMENT_CALLS {
+            assert!(name.ends_with("Arguments") || name.ends_with("Config"), "{name}: `looks_like_training_script` searches by these endings");
+            assert!(looks_like_training_script(&format!("x = é.{name} (a=1)")), "{name}");
+            assert!(!looks_like_training_script(&format!("x = My{name}(a=1)")), "{name}");
+        }
     }
 
     #[test]
