@@ -19,8 +19,9 @@
 //!   `utils/quantization_config.py`) gives `load_in_4bit`/`load_in_8bit`; `LoraConfig(r=…,
 //!   target_modules=…, use_dora=…)` (peft `tuners/lora/config.py`) gives TRL `ModelConfig`'s
 //!   `use_peft`, `lora_r`, `lora_target_modules`, `use_dora`.
-//! - **`model.gradient_checkpointing_enable()`** gives `gradient_checkpointing`, when the arguments
-//!   do not say.
+//! - **`model.gradient_checkpointing_enable()`**, and PEFT's `prepare_model_for_kbit_training(model)`
+//!   (which enables it unless `use_gradient_checkpointing=False`), give `gradient_checkpointing`:
+//!   the model trains with it whatever the arguments say (the Trainer never turns it off).
 //!
 //! A literal is a string (not an f-string or bytes), a number (a leading sign allowed), `True`,
 //! `False`, `None`, a list or tuple of literals, `torch.bfloat16`-style dtypes (as the dtype's
@@ -574,6 +575,8 @@ pub(crate) fn parse(text: &str) -> Result<Node, LoadError> {
     let mut config_model: Option<(Node, Span)> = None;
     // The calls read are few in a script; a bound keeps a generated file with thousands of them linear.
     let mut read = 0usize;
+    // Where a call enables gradient checkpointing on the model.
+    let mut checkpointing: Option<Span> = None;
     for (parts, open) in &calls {
         if read >= MAX_CALLS_READ {
             break;
@@ -594,7 +597,10 @@ pub(crate) fn parse(text: &str) -> Result<Node, LoadError> {
             }
         };
         if name.ends_with("Trainer")
-            || matches!(name, "from_pretrained" | "from_config" | "BitsAndBytesConfig" | "LoraConfig" | "gradient_checkpointing_enable")
+            || matches!(
+                name,
+                "from_pretrained" | "from_config" | "BitsAndBytesConfig" | "LoraConfig" | "gradient_checkpointing_enable" | "prepare_model_for_kbit_training"
+            )
         {
             read += 1;
         }
@@ -632,8 +638,27 @@ pub(crate) fn parse(text: &str) -> Result<Node, LoadError> {
                 other => other.to_owned(),
             });
         } else if name == "gradient_checkpointing_enable" {
-            let span = script.tokens[open - 1].span.clone();
-            put(&mut entries, "gradient_checkpointing", span.clone(), Node { value: Value::Bool(true), span, alias: None, style: None, origin: 0 });
+            checkpointing = Some(script.tokens[open - 1].span.clone());
+        } else if name == "prepare_model_for_kbit_training" {
+            // peft `utils/other.py`: `prepare_model_for_kbit_training(model, use_gradient_checkpointing=True, …)`
+            // enables checkpointing unless told not to.
+            let told = args().into_iter().find(|a| a.keyword.as_ref().is_some_and(|(k, _)| k == "use_gradient_checkpointing"));
+            match told.map(|a| script.literal(a.value, 0).map(|n| n.value)) {
+                None | Some(Some(Value::Bool(true))) => checkpointing = checkpointing.or(Some(script.tokens[open - 1].span.clone())),
+                Some(Some(Value::Bool(false))) => {}
+                Some(_) => unknown_memory_setting = true,
+            }
+        }
+    }
+    // A model whose checkpointing a call enables trains with it whatever the arguments say: the
+    // Trainer enables it when `gradient_checkpointing` is set and never turns it off (transformers
+    // `trainer.py`: `if args.gradient_checkpointing: self.model.gradient_checkpointing_enable(…)`).
+    if let Some(span) = checkpointing {
+        let on = Node { value: Value::Bool(true), span: span.clone(), alias: None, style: None, origin: 0 };
+        match entries.iter_mut().find(|e| e.key == "gradient_checkpointing") {
+            Some(entry) if entry.value.value == Value::Bool(false) => entry.value = on,
+            Some(_) => {}
+            None => put(&mut entries, "gradient_checkpointing", span, on),
         }
     }
     // The model, unless a setting the estimate reads is known only at run time.
@@ -723,8 +748,12 @@ mod tests {
         assert_eq!((json["use_peft"].clone(), json["lora_r"].clone()), (serde_json::json!(true), serde_json::json!(16)));
         assert_eq!(json["lora_target_modules"], serde_json::json!(["q_proj", "v_proj"]));
         assert_eq!(json["model_name_or_path"], "meta-llama/Llama-2-7b-hf");
-        // The arguments' own `gradient_checkpointing` wins over the call that comes first in the file.
-        assert_eq!(json["gradient_checkpointing"], false);
+        // The model's own call enables it: the arguments' `False` does not turn it off.
+        assert_eq!(json["gradient_checkpointing"], true);
+        // PEFT's k-bit preparation enables it unless told not to.
+        let prepared = |call: &str| read(&format!("args = TrainingArguments(output_dir='o')\nm = {call}\n"))["gradient_checkpointing"].clone();
+        assert_eq!(prepared("prepare_model_for_kbit_training(m)"), true);
+        assert_eq!(prepared("prepare_model_for_kbit_training(m, use_gradient_checkpointing=False)"), serde_json::Value::Null);
         assert_eq!(json["max_length"], 1024);
     }
 

@@ -400,6 +400,10 @@ pub(crate) const REUPLOAD_ORGS: &[(&str, &str)] = &[
     ("unsloth", "re-uploads and bitsandbytes 4-bit copies (<model>-bnb-4bit) of other organisations' checkpoints"),
     ("huggyllama", "Meta's original LLaMA weights converted to transformers under their names (llama-7b ... llama-65b)"),
     ("TechxGenus", "GPTQ and AWQ quantized copies of Meta Llama 3 checkpoints, named <model>-GPTQ / -AWQ"),
+    (
+        "hugging-quants",
+        "Hugging Face's AWQ and GPTQ INT4 copies of Meta's Llama 3.1 checkpoints under Meta's names, <model>-AWQ-INT4 / -GPTQ-INT4 (model card base_model: meta-llama/Meta-Llama-3.1-8B-Instruct, huggingface.co/hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4 @c511867)",
+    ),
 ];
 
 /// Name suffixes that do not change the architecture, stripped (repeatedly, case-insensitively)
@@ -692,6 +696,8 @@ mod tests {
         assert_eq!(found("nousresearch/LLAMA-2-13B-CHAT-HF").map(|f| f.0), Some("meta-llama/Llama-2-13b-hf"));
         assert_eq!(found("huggyllama/llama-7b").map(|f| f.0), Some("huggyllama/llama-7b"));
         assert_eq!(found("unsloth/Meta-Llama-3.1-8B-Instruct"), Some(("meta-llama/Llama-3.1-8B", Match::Variant, None)));
+        // Hugging Face's own INT4 copies (PEFT's `examples/qalora_finetuning` trains one): stored 4-bit.
+        assert_eq!(found("hugging-quants/Meta-Llama-3.1-8B-Instruct-GPTQ-INT4"), Some(("meta-llama/Llama-3.1-8B", Match::Variant, Some("int4"))));
         // In a path's last two components too (a litgpt `checkpoints/<org>/<name>`).
         assert_eq!(found("checkpoints/NousResearch/Llama-2-70b-chat-hf").map(|f| (f.0, f.1)), Some(("meta-llama/Llama-2-70b-hf", Match::PathOrgName)));
         // Not an organisation that re-uploads: its names are its own models.
