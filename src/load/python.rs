@@ -572,6 +572,7 @@ pub(crate) fn parse(text: &str) -> Result<Node, LoadError> {
         }
     }
     let mut model: Option<(Node, Span)> = None;
+    let mut model_seen = false;
     let mut config_model: Option<(Node, Span)> = None;
     // The calls read are few in a script; a bound keeps a generated file with thousands of them linear.
     let mut read = 0usize;
@@ -613,7 +614,10 @@ pub(crate) fn parse(text: &str) -> Result<Node, LoadError> {
                 script.literal(a.value.clone(), 0).filter(|n| matches!(n.value, Value::Str(_))).map(|n| (n, script.tokens[a.value.start].span.clone()))
             });
             if model_load {
-                if name == "from_pretrained" && model.is_none() {
+                // The first model loaded is the one trained; a later one (a reference or reward
+                // model) is not, even where the first's name is known only at run time.
+                if name == "from_pretrained" && !model_seen {
+                    model_seen = true;
                     model = id;
                 }
                 keyword_literals(
@@ -661,8 +665,11 @@ pub(crate) fn parse(text: &str) -> Result<Node, LoadError> {
             None => put(&mut entries, "gradient_checkpointing", span, on),
         }
     }
-    // The model, unless a setting the estimate reads is known only at run time.
-    if !unknown_memory_setting && let Some((id, key_span)) = model.or(config_model) {
+    // The model, unless a setting the estimate reads is known only at run time. A model built
+    // `from_config` is named by `AutoConfig.from_pretrained`; one loaded by a name known only at
+    // run time is not.
+    let model = if model_seen { model } else { config_model };
+    if !unknown_memory_setting && let Some((id, key_span)) = model {
         put(&mut entries, "model_name_or_path", key_span, id);
     }
     Ok(Node::new(Value::Map(entries), 0..text.len()))
@@ -755,6 +762,18 @@ mod tests {
         assert_eq!(prepared("prepare_model_for_kbit_training(m)"), true);
         assert_eq!(prepared("prepare_model_for_kbit_training(m, use_gradient_checkpointing=False)"), serde_json::Value::Null);
         assert_eq!(json["max_length"], 1024);
+    }
+
+    #[test]
+    fn the_first_model_loaded_is_the_one_trained() {
+        // A reference model loaded by a literal name after a trained model whose name is known only at run time.
+        let json =
+            read("m = AutoModelForCausalLM.from_pretrained(args.model)\nref = AutoModelForCausalLM.from_pretrained('gpt2')\nc = DPOConfig(output_dir='o')\n");
+        assert!(json.get("model_name_or_path").is_none(), "{json}");
+        let json = read(
+            "m = AutoModelForCausalLM.from_pretrained('Qwen/Qwen2.5-7B')\nref = AutoModelForCausalLM.from_pretrained('gpt2')\nc = DPOConfig(output_dir='o')\n",
+        );
+        assert_eq!(json["model_name_or_path"], "Qwen/Qwen2.5-7B");
     }
 
     #[test]
