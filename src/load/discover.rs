@@ -240,7 +240,7 @@ pub fn walk(paths: &[PathBuf], options: &Walk) -> Result<Vec<SourcePath>, FatalE
             // (`Format::looks_like_training_script`), and none of a test suite: a test builds a
             // trainer on a tiny model or a real one it never trains on a GPU.
             if format == Format::Python
-                && (is_test(entry.path().strip_prefix(path).unwrap_or(entry.path())) || !Format::looks_like_training_script(entry.path()))
+                && (super::python::is_test_file(entry.path().strip_prefix(path).unwrap_or(entry.path())) || !Format::looks_like_training_script(entry.path()))
             {
                 continue;
             }
@@ -257,17 +257,6 @@ pub fn walk(paths: &[PathBuf], options: &Walk) -> Result<Vec<SourcePath>, FatalE
     }
     files.dedup_by(|a, b| a.path == b.path);
     Ok(files)
-}
-
-/// A Python file of a test suite, by pytest's default discovery (`test_*.py`, `*_test.py`,
-/// `conftest.py`) or under a `tests` or `test` folder.
-fn is_test(path: &Path) -> bool {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-    let stem = name.strip_suffix(".py").unwrap_or(name);
-    stem.starts_with("test_")
-        || stem.ends_with("_test")
-        || stem == "conftest"
-        || path.parent().is_some_and(|dir| dir.components().any(|c| matches!(c.as_os_str().to_str(), Some("tests" | "test"))))
 }
 
 fn display(path: &Path) -> String {

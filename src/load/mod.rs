@@ -116,17 +116,7 @@ impl Format {
     /// are never collected. Reads at most `MAX_FILE_BYTES` + 1 bytes of a regular file; a larger
     /// file is data, not a config.
     pub(crate) fn looks_like_torchtitan(path: &Path) -> bool {
-        use std::io::Read;
-        let Ok(metadata) = std::fs::metadata(path) else { return false };
-        if !metadata.is_file() || metadata.len() > MAX_FILE_BYTES {
-            return false;
-        }
-        let mut text = String::new();
-        let Ok(file) = std::fs::File::open(path) else { return false };
-        if file.take(MAX_FILE_BYTES + 1).read_to_string(&mut text).is_err() {
-            return false;
-        }
-        Format::toml_text_looks_like_torchtitan(&text)
+        walked_text(path).is_some_and(|text| Format::toml_text_looks_like_torchtitan(&text))
     }
 
     /// Whether a `.py` file found by walking may be a training script: it calls `TrainingArguments`
@@ -134,17 +124,7 @@ impl Format {
     /// walker; the reader (`load::python`) then reads their calls. Reads at most `MAX_FILE_BYTES` + 1
     /// bytes of a regular file; a larger file is not read.
     pub(crate) fn looks_like_training_script(path: &Path) -> bool {
-        use std::io::Read;
-        let Ok(metadata) = std::fs::metadata(path) else { return false };
-        if !metadata.is_file() || metadata.len() > MAX_FILE_BYTES {
-            return false;
-        }
-        let mut bytes = Vec::new();
-        let Ok(file) = std::fs::File::open(path) else { return false };
-        if file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).is_err() {
-            return false;
-        }
-        std::str::from_utf8(&bytes).is_ok_and(python::looks_like_training_script)
+        walked_text(path).is_some_and(|text| python::looks_like_training_script(&text))
     }
 
     /// `looks_like_torchtitan` on a text.
@@ -175,6 +155,19 @@ impl Format {
             _ => None,
         }
     }
+}
+
+/// The text of a regular file found by walking, for a look at whether it is a config at all: at
+/// most `MAX_FILE_BYTES` (a larger file is data, not a config), UTF-8 (else `None`).
+fn walked_text(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let metadata = std::fs::metadata(path).ok()?;
+    if !metadata.is_file() || metadata.len() > MAX_FILE_BYTES {
+        return None;
+    }
+    let mut text = String::new();
+    std::fs::File::open(path).ok()?.take(MAX_FILE_BYTES + 1).read_to_string(&mut text).ok()?;
+    Some(text)
 }
 
 /// `.json` files whose owners read them as JSONC: TypeScript's `tsconfig.json`
@@ -272,7 +265,8 @@ pub(crate) fn load_bytes_at(path: &Path, canonical: Option<&Path>, display: &str
 
 /// Parses a text in a format: the tree and the duplicate keys found on the way.
 pub fn parse_text(text: &str, format: Format) -> Result<(Node, Vec<DuplicateKey>), LoadError> {
-    if text.trim().is_empty() {
+    // An empty Python file (`__init__.py`) is a module with nothing in it, not an empty config.
+    if text.trim().is_empty() && format != Format::Python {
         return Err(LoadError::Empty);
     }
     match format {

@@ -509,6 +509,19 @@ fn number(text: &str) -> Option<Value> {
     lower.trim_end_matches('j').parse::<f64>().ok().filter(|v| v.is_finite() && !lower.ends_with('j')).map(|v| Value::Float(v * sign as f64))
 }
 
+/// A Python file of a test suite, by pytest's default discovery (`test_*.py`, `*_test.py`,
+/// `conftest.py`) or under a `tests` or `test` folder: it builds trainers on tiny models, or on real
+/// ones it never trains on a GPU, so it is no run (the walker passes it over; named, it is not read
+/// as one: `resolve::python_script`).
+pub(crate) fn is_test_file(path: &std::path::Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let stem = name.strip_suffix(".py").unwrap_or(name);
+    stem.starts_with("test_")
+        || stem.ends_with("_test")
+        || stem == "conftest"
+        || path.parent().is_some_and(|dir| dir.components().any(|c| matches!(c.as_os_str().to_str(), Some("tests" | "test"))))
+}
+
 /// Whether an argument call is one of TRL's configs (`SFTConfig`, …), whose defaults differ from
 /// `TrainingArguments`' by release (`resolve::python_script`).
 pub(crate) fn is_trl_config(call: &str) -> bool {

@@ -271,7 +271,12 @@ fn script(document: &Document, root: &Node, settings: &Settings) -> ResolvedConf
 /// migrations assume, and the detection's reason says so.
 fn python_script(document: &Document, root: &Node, settings: &Settings) -> ResolvedConfig {
     let mut tree = root.clone();
-    let detection = match crate::load::python::training_call(document.source.text()) {
+    let call = if crate::load::python::is_test_file(document.source.path()) {
+        Err("a test suite's file (`test_*.py`, `*_test.py`, `conftest.py`, under `tests/`): no run")
+    } else {
+        crate::load::python::training_call(document.source.text())
+    };
+    let detection = match call {
         Ok((call, line, train, span)) => {
             let mut reason = format!("a Python training script: the literal keyword arguments of `{call}(...)` (line {line}), trained at line {train}");
             if crate::load::python::is_trl_config(&call) {
